@@ -1,0 +1,137 @@
+# cupitc -- the CuPit compiler and its runtime library.
+#
+#   make              build build/bin/cupitc and build/lib/cupit/libcupitrt.a
+#   make check        run every test (unit, golden, end-to-end, sanitizer fuzz)
+#   make check-asan   only the AddressSanitizer/UBSan robustness run
+#   make install PREFIX=/dir
+#   make examples     compile examples/*.nn with the just-built cupitc
+#   make bench        benchmark harness (bench/README.md)
+#   make bench-parse  parser throughput on a generated 10 MB program
+#
+# The build tree mirrors the install tree (bin/, lib/cupit/, include/cupit/),
+# so the compiler finds its runtime the same way in both.
+
+PREFIX     ?= /usr/local
+BUILD      ?= build
+CC         ?= cc
+RE2C       ?= re2c
+BISON      ?= bison
+SANITIZE   ?=
+OPT        ?= -O2
+
+WARN       := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+              -Wpointer-arith -Wformat=2 -Wundef
+CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g \
+              -Iinclude -I$(BUILD)/gen $(SANITIZE) -MMD -MP
+OWN_CFLAGS := $(CFLAGS_ALL) $(WARN) -Werror
+GEN_CFLAGS := $(CFLAGS_ALL) -Wall -Wno-unused-function -Wno-unused-but-set-variable
+RT_CFLAGS  := $(OWN_CFLAGS) -fopenmp
+LDFLAGS_ALL := $(SANITIZE)
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+# ---- sources ----------------------------------------------------------------
+COMPILER_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/obj/%.o) \
+                $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
+MAIN_OBJ     := $(BUILD)/obj/src/main.o
+RUNTIME_SRC  := $(wildcard runtime/*.c)
+RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
+RUNTIME_HDR  := include/cupit_rt.h $(wildcard runtime/*.h)
+
+CUPITC       := $(BUILD)/bin/cupitc
+LIBRT        := $(BUILD)/lib/cupit/libcupitrt.a
+LIBCOMPILER  := $(BUILD)/lib/libcupitc.a
+RT_INC_DIR   := $(BUILD)/include/cupit
+
+UNIT_SRC      := $(wildcard tests/unit/check_*.c)
+UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all clean check check-asan install examples bench bench-parse tools
+.DELETE_ON_ERROR:
+
+all: tools $(CUPITC) $(LIBRT) runtime-headers
+
+tools:
+	@command -v $(RE2C) >/dev/null || { echo "error: re2c is required to build cupitc (run scripts/setup.sh)" >&2; exit 1; }
+	@command -v $(BISON) >/dev/null || { echo "error: bison is required to build cupitc (run scripts/setup.sh)" >&2; exit 1; }
+
+# ---- generated front end ------------------------------------------------------
+$(BUILD)/gen/lexer.c: grammar/lexer.re $(BUILD)/gen/parser.h | tools
+	@mkdir -p $(dir $@)
+	$(RE2C) -W -Werror --no-generation-date --no-version -o $@ $<
+
+$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h &: grammar/parser.y | tools
+	@mkdir -p $(dir $@)
+	$(BISON) -Wall -Werror -Wcounterexamples --defines=$(BUILD)/gen/parser.h -o $(BUILD)/gen/parser.c $<
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+
+# Every compiler object may include the generated parser header.
+$(BUILD)/obj/src/%.o: src/%.c $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(OWN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(LIBCOMPILER): $(COMPILER_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CUPITC): $(MAIN_OBJ) $(LIBCOMPILER)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJ) $(LIBCOMPILER) -lm
+
+$(LIBRT): $(RUNTIME_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+.PHONY: runtime-headers
+runtime-headers: $(RUNTIME_HDR)
+	@mkdir -p $(RT_INC_DIR)
+	@cp -p $(RUNTIME_HDR) $(RT_INC_DIR)/
+
+# ---- tests --------------------------------------------------------------------
+$(BUILD)/tests/check_rt_%: tests/unit/check_rt_%.c $(LIBRT)
+	@mkdir -p $(dir $@)
+	$(CC) $(OWN_CFLAGS) -fopenmp $(CHECK_CFLAGS) -o $@ $< $(LIBRT) $(CHECK_LIBS) -lm
+
+$(BUILD)/tests/check_%: tests/unit/check_%.c $(LIBCOMPILER)
+	@mkdir -p $(dir $@)
+	$(CC) $(OWN_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIBCOMPILER) $(CHECK_LIBS) -lm
+
+check: all $(UNIT_BIN)
+	@BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" sh tests/run-all.sh
+
+# The robustness run: a sanitizer build in its own tree, then the fuzz suite.
+check-asan:
+	$(MAKE) BUILD=build/asan OPT=-O1 \
+	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
+	@CUPITC=build/asan/bin/cupitc sh tests/fuzz/run-fuzz.sh
+
+# ---- install ------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit
+	install -m 755 $(CUPITC) $(DESTDIR)$(PREFIX)/bin/cupitc
+	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt.a
+	install -m 644 $(RUNTIME_HDR) $(DESTDIR)$(PREFIX)/include/cupit/
+
+# ---- examples and benchmarks --------------------------------------------------
+examples: all
+	@sh scripts/build-examples.sh $(CUPITC) $(BUILD)/examples
+
+bench: all
+	@sh bench/run.sh
+
+bench-parse: all
+	@sh bench/parse/run.sh $(CUPITC)
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

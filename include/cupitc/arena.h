@@ -1,0 +1,38 @@
+/* arena.h -- bump allocation for everything the compiler builds.
+ *
+ * The AST, symbols and types live until the compiler exits, so they are
+ * allocated from one arena and freed in one call: nothing leaks, nothing is
+ * freed twice.  Out of memory aborts with a message (the compiler has no
+ * sensible way to go on). */
+#ifndef CUPITC_ARENA_H
+#define CUPITC_ARENA_H
+
+#include <stddef.h>
+
+typedef struct Arena Arena;
+
+Arena *arena_new(void);
+void arena_free(Arena *a);
+/* Zero-filled, aligned for any type. */
+void *arena_alloc(Arena *a, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+/* printf into the arena. */
+char *arena_printf(Arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Interned strings: equal contents give the same pointer, so names can be
+ * compared with ==. */
+const char *intern(Arena *a, const char *s, size_t n);
+const char *intern_cstr(Arena *a, const char *s);
+
+/* A growable array of pointers whose storage lives in the arena. */
+typedef struct PtrVec {
+    void **items;
+    int len, cap;
+} PtrVec;
+
+void vec_push(Arena *a, PtrVec *v, void *item);
+#define VEC_AT(v, i, T) ((T *)(v).items[(i)])
+
+#endif

@@ -1,0 +1,63 @@
+/* diag.h -- source files, locations and the one diagnostics path.
+ *
+ * Every message of every phase goes through diag_report(): it prints
+ * "file:line:col: error: message", then the source line and a caret under
+ * the column.  Columns count bytes from 1; a tab counts as one column.
+ * Phases only count errors; the driver checks diag_error_count() after each
+ * phase and stops there. */
+#ifndef CUPITC_DIAG_H
+#define CUPITC_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct SourceFile {
+    const char *name; /* as given on the command line */
+    const char *text; /* NUL-terminated copy of the contents */
+    size_t len;       /* bytes, without the terminating NUL */
+    const char **line_starts; /* line_starts[i] = start of line i+1 */
+    int nlines;
+} SourceFile;
+
+/* A position in a source file.  line and col start at 1; line 0 means "no
+ * position" (command-line or whole-file messages). */
+typedef struct Loc {
+    const SourceFile *file;
+    int line, col;
+} Loc;
+
+typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+/* Reads a whole file.  Returns NULL and sets *why on failure. */
+SourceFile *source_read(const char *path, const char **why);
+/* Wraps an in-memory buffer (used by unit tests); the text is copied. */
+SourceFile *source_from_string(const char *name, const char *text, size_t len);
+void source_free(SourceFile *f);
+
+typedef struct DiagOptions {
+    FILE *out;       /* default stderr */
+    bool color;      /* ANSI colours; the driver turns them on for a tty */
+    int error_limit; /* stop reporting after this many errors; 0 = no limit */
+} DiagOptions;
+
+void diag_configure(const DiagOptions *opts);
+void diag_reset(void); /* zero the counters (unit tests) */
+
+void diag_report(DiagLevel level, Loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define diag_error(loc, ...) diag_report(DIAG_ERROR, (loc), __VA_ARGS__)
+#define diag_warning(loc, ...) diag_report(DIAG_WARNING, (loc), __VA_ARGS__)
+#define diag_note(loc, ...) diag_report(DIAG_NOTE, (loc), __VA_ARGS__)
+
+int diag_error_count(void);
+int diag_warning_count(void);
+/* True once the error limit was reached: phases may stop early. */
+bool diag_limit_reached(void);
+
+/* An internal compiler bug: prints "internal error at file:line" and aborts. */
+_Noreturn void diag_internal(const char *cfile, int cline, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define cp_unreachable() diag_internal(__FILE__, __LINE__, "unreachable code reached")
+
+#endif

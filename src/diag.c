@@ -1,0 +1,210 @@
+/* diag.c -- source file loading and diagnostics with source line and caret. */
+#include "cupitc/diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static DiagOptions options;
+static int n_errors, n_warnings, n_suppressed;
+static bool limit_note_printed;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    return p;
+}
+
+static SourceFile *index_lines(SourceFile *f)
+{
+    int cap = 64;
+    f->line_starts = xmalloc((size_t)cap * sizeof *f->line_starts);
+    f->nlines = 0;
+    const char *p = f->text, *end = f->text + f->len;
+    f->line_starts[f->nlines++] = p;
+    for (; p < end; p++) {
+        if (*p != '\n')
+            continue;
+        if (f->nlines == cap) {
+            cap *= 2;
+            const char **n = realloc(f->line_starts, (size_t)cap * sizeof *n);
+            if (!n) {
+                fputs("cupitc: fatal error: out of memory\n", stderr);
+                exit(3);
+            }
+            f->line_starts = n;
+        }
+        f->line_starts[f->nlines++] = p + 1;
+    }
+    return f;
+}
+
+SourceFile *source_from_string(const char *name, const char *text, size_t len)
+{
+    SourceFile *f = xmalloc(sizeof *f);
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    f->name = name;
+    f->text = copy;
+    f->len = len;
+    return index_lines(f);
+}
+
+SourceFile *source_read(const char *path, const char **why)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        size_t n = fread(buf + len, 1, cap - len, fp);
+        len += n;
+        if (n == 0)
+            break;
+        if (len == cap) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(fp);
+                *why = "out of memory";
+                return NULL;
+            }
+            buf = nb;
+        }
+    }
+    bool failed = ferror(fp);
+    fclose(fp);
+    if (failed) {
+        free(buf);
+        *why = "read error";
+        return NULL;
+    }
+    SourceFile *f = source_from_string(path, buf, len);
+    free(buf);
+    return f;
+}
+
+void source_free(SourceFile *f)
+{
+    if (!f)
+        return;
+    free((void *)f->text);
+    free(f->line_starts);
+    free(f);
+}
+
+void diag_configure(const DiagOptions *opts)
+{
+    options = *opts;
+}
+
+void diag_reset(void)
+{
+    n_errors = n_warnings = n_suppressed = 0;
+    limit_note_printed = false;
+}
+
+int diag_error_count(void) { return n_errors; }
+int diag_warning_count(void) { return n_warnings; }
+
+bool diag_limit_reached(void)
+{
+    return options.error_limit > 0 && n_errors >= options.error_limit;
+}
+
+static FILE *out(void)
+{
+    return options.out ? options.out : stderr;
+}
+
+/* Prints the source line of loc with a caret under its column.  Control
+ * characters are shown as spaces so that the caret stays aligned. */
+static void show_line(Loc loc)
+{
+    const SourceFile *f = loc.file;
+    if (!f || loc.line < 1 || loc.line > f->nlines)
+        return;
+    const char *s = f->line_starts[loc.line - 1];
+    const char *end = f->text + f->len;
+    FILE *o = out();
+    fputc(' ', o);
+    int width = 0;
+    for (const char *p = s; p < end && *p != '\n'; p++, width++) {
+        unsigned char c = (unsigned char)*p;
+        if (*p == '\r' && (p + 1 == end || p[1] == '\n'))
+            break;
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, o);
+    }
+    fputc('\n', o);
+    fputc(' ', o);
+    int col = loc.col < 1 ? 1 : loc.col;
+    if (col > width + 1)
+        col = width + 1;
+    for (int i = 1; i < col; i++)
+        fputc(s[i - 1] == '\t' ? '\t' : ' ', o);
+    fputs(options.color ? "\033[1;32m^\033[0m\n" : "^\n", o);
+}
+
+void diag_report(DiagLevel level, Loc loc, const char *fmt, ...)
+{
+    static const char *const names[] = {"error", "warning", "note"};
+    static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+    if (level == DIAG_ERROR) {
+        if (diag_limit_reached()) {
+            if (!limit_note_printed) {
+                limit_note_printed = true;
+                fprintf(out(), "cupitc: note: too many errors emitted, stopping "
+                               "now (-ferror-limit=%d)\n", options.error_limit);
+            }
+            n_suppressed++;
+            return;
+        }
+        n_errors++;
+    } else if (level == DIAG_WARNING) {
+        n_warnings++;
+    } else if (n_suppressed) {
+        return; /* a note that belongs to a suppressed error */
+    }
+    FILE *o = out();
+    if (options.color)
+        fputs("\033[1m", o);
+    if (loc.file && loc.line > 0)
+        fprintf(o, "%s:%d:%d: ", loc.file->name, loc.line, loc.col);
+    else if (loc.file)
+        fprintf(o, "%s: ", loc.file->name);
+    else
+        fputs("cupitc: ", o);
+    if (options.color)
+        fprintf(o, "%s%s:\033[0m\033[1m ", colors[level], names[level]);
+    else
+        fprintf(o, "%s: ", names[level]);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o, fmt, ap);
+    va_end(ap);
+    if (options.color)
+        fputs("\033[0m", o);
+    fputc('\n', o);
+    show_line(loc);
+}
+
+_Noreturn void diag_internal(const char *cfile, int cline, const char *fmt, ...)
+{
+    fprintf(stderr, "cupitc: internal error at %s:%d: ", cfile, cline);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# run-all.sh -- runs every test of `make check` and prints one summary line.
+#
+# Unit tests are Check binaries ($UNIT_BIN).  Every other suite is a script
+# tests/suite-*.sh that prints one line per case: "ok NAME" or "FAIL NAME ...".
+# The run fails if any unit test or case fails.
+set -u
+: "${BUILD:=build}" "${CUPITC:=$BUILD/bin/cupitc}"
+export BUILD CUPITC
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for t in ${UNIT_BIN:-}; do
+    if CK_VERBOSITY=normal "$t" >"$log" 2>&1; then status=0; else status=1; fi
+    line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
+    n=$(printf '%s' "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
+    f=$(printf '%s' "$line" | sed -n 's/.*Failures: \([0-9]*\).*/\1/p')
+    e=$(printf '%s' "$line" | sed -n 's/.*Errors: \([0-9]*\).*/\1/p')
+    if [ -z "$n" ]; then
+        echo "FAIL $t: no Check summary (crashed?)"; cat "$log"; failed=$((failed + 1)); continue
+    fi
+    bad=$((f + e))
+    passed=$((passed + n - bad))
+    failed=$((failed + bad))
+    if [ "$status" -ne 0 ] || [ "$bad" -ne 0 ]; then
+        cat "$log"
+        [ "$bad" -eq 0 ] && failed=$((failed + 1))
+    fi
+    echo "unit $(basename "$t"): $line"
+done
+
+for s in tests/suite-*.sh; do
+    [ -f "$s" ] || continue
+    sh "$s" >"$log" 2>&1
+    status=$?
+    p=$(grep -c '^ok ' "$log")
+    f=$(grep -c '^FAIL ' "$log")
+    passed=$((passed + p))
+    failed=$((failed + f))
+    grep -v '^ok ' "$log" | head -n 200
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $s: exited with status $status"
+        failed=$((failed + 1))
+    fi
+    echo "suite $(basename "$s" .sh): $p passed, $f failed"
+done
+
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
