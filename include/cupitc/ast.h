@@ -20,6 +20,7 @@
 typedef struct Type Type;     /* semantic types, sema.h */
 typedef struct Symbol Symbol; /* semantic symbols, sema.h */
 typedef struct Scope Scope;   /* name scopes, sema.h */
+typedef struct SemaInfo SemaInfo; /* the analysed program, sema.h */
 
 typedef struct Expr Expr;
 typedef struct Stmt Stmt;
@@ -232,6 +233,7 @@ struct Stmt {
     Symbol *callee;  /* REDUCTION/WTA function, WTA procedure */
     Symbol *target;  /* WTA: the element compared */
     int sem_flags;   /* phase-private bits (sema.h) */
+    Symbol *proc;    /* WTA: the object procedure called for the winner */
 };
 
 /* A statement list with its leading local definitions (grammar:
@@ -324,6 +326,9 @@ struct Decl {
 typedef struct Program {
     const SourceFile *file;
     PtrVec parts; /* Decl*, in textual order */
+
+    /* set by sema */
+    SemaInfo *sema; /* types, symbols, scopes (NULL before analysis) */
 } Program;
 
 /* ---- constructors (ast.c) -------------------------------------------- */
