@@ -1,0 +1,24 @@
+/* cgen.h -- lowering of an analysed CuPit program to C with OpenMP.
+ *
+ * The input is the tree annotated by sema_analyze(); the output is one C
+ * translation unit that includes cupit_rt.h and links against libcupitrt.
+ * The same input always gives byte-identical C. */
+#ifndef CUPITC_CGEN_H
+#define CUPITC_CGEN_H
+
+#include <stdbool.h>
+
+#include "cupitc/ast.h"
+#include "cupitc/emit.h"
+
+typedef struct CgOptions {
+    bool line_directives; /* #line "file.nn" per statement (--no-line: off) */
+    bool checks;          /* run-time checks of overflow and indices */
+    const char *source_name; /* file name used in #line and error messages */
+} CgOptions;
+
+/* Emits the program into `out`.  Returns false after reporting a
+ * diagnostic for a construct the generator cannot translate. */
+bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out);
+
+#endif

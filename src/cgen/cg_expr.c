@@ -1,0 +1,573 @@
+/* cg_expr.c -- C for CuPit expressions and objects.
+ *
+ * Expressions become C expressions (strings in the arena).  Integer
+ * arithmetic is done in int64_t and checked back into the result type by
+ * the cp_chk_* helpers of the generated prelude, so that no C operation has
+ * undefined behaviour; Real arithmetic is plain float arithmetic.  Where an
+ * operand is needed twice (intervals) a statement expression holds it in a
+ * temporary. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg_internal.h"
+
+static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Cg *cg, const char *f, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, f);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = arena_alloc(cg->arena, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, f, ap2);
+    va_end(ap2);
+    return s;
+}
+
+/* ---- literals ---------------------------------------------------------- */
+
+const char *cg_real_literal(Cg *cg, double v)
+{
+    if (isnan(v))
+        return "((cp_real)__builtin_nanf(\"\"))";
+    if (isinf(v))
+        return v > 0 ? "((cp_real)__builtin_inff())" : "((cp_real)-__builtin_inff())";
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    if (!strpbrk(buf, ".eE"))
+        strcat(buf, ".0");
+    return fmt(cg, "((cp_real)%s)", buf);
+}
+
+static const char *int_literal(Cg *cg, const Type *t, int64_t v)
+{
+    const char *lit = v == INT64_MIN      ? "INT64_MIN"
+                      : v == -2147483648LL ? "(-2147483647 - 1)"
+                                           : fmt(cg, "%" PRId64, v);
+    if (t->kind == TY_INT)
+        return v < 0 ? fmt(cg, "(%s)", lit) : lit;
+    return fmt(cg, "((%s)%s)", cg_ctype(cg, t), lit);
+}
+
+const char *cg_string_literal(Cg *cg, const char *bytes, int len)
+{
+    size_t cap = (size_t)len * 4 + 3;
+    char *s = arena_alloc(cg->arena, cap);
+    char *p = s;
+    *p++ = '"';
+    for (int i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)bytes[i];
+        if (c == '"' || c == '\\') {
+            *p++ = '\\';
+            *p++ = (char)c;
+        } else if (c == '\n') {
+            *p++ = '\\';
+            *p++ = 'n';
+        } else if (c == '?' ) {
+            *p++ = '\\'; /* no trigraphs */
+            *p++ = '?';
+        } else if (c < 0x20 || c >= 0x7f) {
+            p += sprintf(p, "\\%03o", c);
+        } else {
+            *p++ = (char)c;
+        }
+    }
+    *p++ = '"';
+    *p = '\0';
+    return s;
+}
+
+/* A folded constant of a simple type as a C literal, or NULL. */
+static const char *const_literal(Cg *cg, const Expr *e)
+{
+    if (!e->is_const || !e->type)
+        return NULL;
+    switch (e->type->kind) {
+    case TY_INT1:
+    case TY_INT2:
+    case TY_INT:
+        return int_literal(cg, e->type, e->const_int);
+    case TY_REAL:
+        return cg_real_literal(cg, e->const_real);
+    case TY_BOOL:
+        return e->const_int ? "true" : "false";
+    case TY_SYMBOLIC:
+        return fmt(cg, "((cp_int)%" PRId64 ")", e->const_int);
+    default:
+        return NULL;
+    }
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static const char *chk_name(const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT1: return "cp_chk_i8";
+    case TY_INT2: return "cp_chk_i16";
+    default: return "cp_chk_i32";
+    }
+}
+
+static Type *builtin(Cg *cg, TypeKind k)
+{
+    return cg->si->builtin[k];
+}
+
+const char *cg_expr_as(Cg *cg, Expr *e, const Type *to)
+{
+    const char *x = cg_expr(cg, e);
+    const Type *from = e->type;
+    if (!to || !from || from == to)
+        return x;
+    if (type_is_integral(from) && type_is_integral(to))
+        return fmt(cg, "((%s)%s)", cg_ctype(cg, to), x);
+    if (type_is_int_interval(from) && type_is_int_interval(to)) {
+        const char *t = cg_fresh(cg, "iv");
+        return fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s.min, %s.max}; })",
+                   cg_ctype(cg, from), t, x, cg_ctype(cg, to), t, t);
+    }
+    return x;
+}
+
+/* The C expression for one node of group g: NET->reps[REP].nodes[G][i]. */
+static const char *node_lvalue(Cg *cg, CgNet *net, int g, const char *netx,
+                               const char *repx, const char *idx, Loc loc)
+{
+    Symbol *gs = VEC_AT(net->groups, g, Symbol);
+    Type *node = type_node_of(gs->type);
+    return fmt(cg, "((%s *)(%s)->reps[%s].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
+               cg_ctype(cg, node), netx, repx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
+}
+
+void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet)
+{
+    *net = NULL;
+    *rep = NULL;
+    *cgnet = NULL;
+    switch (e->kind) {
+    case EXPR_ME:
+        *net = "net";
+        *rep = "rep";
+        *cgnet = cg->fn ? cg->fn->net : NULL;
+        return;
+    case EXPR_NAME:
+        *net = fmt(cg, "(&%s)", cg_global(cg, e->sym));
+        *rep = "0";
+        *cgnet = cg_net_of(cg, e->sym->type);
+        return;
+    case EXPR_SUBSCRIPT:
+        cg_net_object(cg, e->u.subscript.obj, net, rep, cgnet);
+        if (type_is_integral(e->u.subscript.index->type))
+            *rep = fmt(cg, "cp_idx(%s, %s, (%s)->nreps, \"replicate\")", cg_pos(cg, e->loc),
+                       cg_expr(cg, e->u.subscript.index), *net);
+        else
+            *rep = NULL;
+        return;
+    case EXPR_ALLSLICE:
+        cg_net_object(cg, e->u.allslice.obj, net, rep, cgnet);
+        *rep = NULL;
+        return;
+    default:
+        cg_unsupported(cg, e->loc, "this network object");
+        *net = "net";
+        *rep = "0";
+        return;
+    }
+}
+
+static bool is_network_expr(const Expr *e)
+{
+    return e->type && e->type->kind == TY_NETWORK;
+}
+
+/* ---- objects ------------------------------------------------------------ */
+
+static const char *name_lvalue(Cg *cg, Expr *e)
+{
+    Symbol *s = e->sym;
+    switch (s->kind) {
+    case SYM_ENUM:
+        return fmt(cg, "cpE_%s_%s", s->owner->name, s->name);
+    case SYM_CONST:
+    case SYM_VAR:
+    case SYM_IO:
+        if (s->is_global)
+            return cg_global(cg, s);
+        return cg_local(cg, s);
+    case SYM_PARAM:
+        if (s->access == ACCESS_VAR || s->access == ACCESS_IO)
+            return fmt(cg, "(*%s)", cg_local(cg, s));
+        return cg_local(cg, s);
+    default:
+        cg_unsupported(cg, e->loc, "this kind of name");
+        return "0";
+    }
+}
+
+static const char *me_lvalue(Cg *cg)
+{
+    if (cg->fn && (cg->fn->ctx == CTX_RED || cg->fn->ctx == CTX_WTA))
+        return "me";
+    return "(*me)";
+}
+
+const char *cg_lvalue(Cg *cg, Expr *e)
+{
+    switch (e->kind) {
+    case EXPR_NAME:
+        return name_lvalue(cg, e);
+    case EXPR_ME:
+        return me_lvalue(cg);
+    case EXPR_YOU:
+        return cg->fn && (cg->fn->ctx == CTX_RED || cg->fn->ctx == CTX_WTA) ? "you" : "(*you)";
+    case EXPR_INDEX:
+        return cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF) ? "rep" : "idx";
+    case EXPR_SELECT: {
+        Expr *obj = e->u.select.obj;
+        if (is_network_expr(obj)) {
+            const char *netx, *repx;
+            CgNet *cn;
+            cg_net_object(cg, obj, &netx, &repx, &cn);
+            if (!repx)
+                repx = "0";
+            return fmt(cg, "((%s *)(%s)->reps[%s].net_data)->%s", cg_ctype(cg, obj->type), netx,
+                       repx, cg_field(cg, e->sym));
+        }
+        return fmt(cg, "(%s).%s", cg_lvalue(cg, obj), cg_field(cg, e->sym));
+    }
+    case EXPR_SUBSCRIPT: {
+        Expr *obj = e->u.subscript.obj;
+        const char *ix = cg_expr(cg, e->u.subscript.index);
+        if (obj->kind == EXPR_SELECT && obj->sym && type_is_node_collection(obj->sym->type)) {
+            /* one node of a group or node array: X.g[i] */
+            const char *netx, *repx;
+            CgNet *cn;
+            cg_net_object(cg, obj->u.select.obj, &netx, &repx, &cn);
+            if (!cn) {
+                cg_unsupported(cg, e->loc, "this node access");
+                return "0";
+            }
+            return node_lvalue(cg, cn, cg_group_index(cn, obj->sym), netx, repx ? repx : "0",
+                               ix, e->loc);
+        }
+        if (obj->type && obj->type->kind == TY_ARRAY)
+            return fmt(cg, "(%s).a[cp_idx(%s, %s, %lld, \"array\")]", cg_lvalue(cg, obj),
+                       cg_pos(cg, e->loc), ix, (long long)obj->type->size);
+        cg_unsupported(cg, e->loc, "this subscription");
+        return "0";
+    }
+    default:
+        return cg_expr(cg, e);
+    }
+}
+
+/* ---- operators -------------------------------------------------------- */
+
+static const char *interval_helper(const Type *t)
+{
+    switch (t->kind) {
+    case TY_INTERVAL1: return "iv1";
+    case TY_INTERVAL2: return "iv2";
+    case TY_INTERVAL: return "iv";
+    default: return "rv";
+    }
+}
+
+static const char *unary(Cg *cg, Expr *e)
+{
+    Expr *a = e->u.unary.operand;
+    const char *x = cg_expr(cg, a);
+    const char *pos = cg_pos(cg, e->loc);
+    switch (e->u.unary.op) {
+    case OP_NOT:
+        return fmt(cg, "(!%s)", x);
+    case OP_BITNOT:
+        return fmt(cg, "((%s)~%s)", cg_ctype(cg, e->type), x);
+    case OP_NEG:
+        if (type_is_integral(e->type))
+            return fmt(cg, "%s(%s, -(int64_t)%s)", chk_name(e->type), pos, x);
+        return fmt(cg, "(-%s)", x);
+    case OP_MIN:
+        return fmt(cg, "(%s).min", x);
+    case OP_MAX:
+        return fmt(cg, "(%s).max", x);
+    case OP_RANDOM:
+        return fmt(cg, "cp_random_%s(%s, %s)", interval_helper(a->type), pos, x);
+    default:
+        cp_unreachable();
+    }
+}
+
+static const char *binary(Cg *cg, Expr *e)
+{
+    Expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+    Op op = e->u.binary.op;
+    const char *pos = cg_pos(cg, e->loc);
+    Type *common = NULL;
+    if (op != OP_POW && op != OP_LSHIFT && op != OP_RSHIFT && op != OP_IN)
+        common = type_common(l->type, r->type);
+    switch (op) {
+    case OP_OR:
+        return fmt(cg, "(%s || %s)", cg_expr(cg, l), cg_expr(cg, r));
+    case OP_AND:
+        return fmt(cg, "(%s && %s)", cg_expr(cg, l), cg_expr(cg, r));
+    case OP_XOR:
+        return fmt(cg, "((bool)%s != (bool)%s)", cg_expr(cg, l), cg_expr(cg, r));
+    case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE: {
+        static const char *const cmp[] = {"==", "!=", "<", ">", "<=", ">="};
+        return fmt(cg, "(%s %s %s)", cg_expr_as(cg, l, common), cmp[op - OP_EQ],
+                   cg_expr_as(cg, r, common));
+    }
+    case OP_IN: {
+        const char *h = interval_helper(r->type);
+        const char *x = strcmp(h, "rv") == 0 ? cg_expr(cg, l)
+                                             : fmt(cg, "(int64_t)%s", cg_expr(cg, l));
+        return fmt(cg, "cp_in_%s(%s, %s)", h, x, cg_expr(cg, r));
+    }
+    case OP_BITOR: case OP_BITXOR: case OP_BITAND: {
+        const char *o = op == OP_BITOR ? "|" : op == OP_BITXOR ? "^" : "&";
+        return fmt(cg, "((%s)(%s %s %s))", cg_ctype(cg, e->type), cg_expr_as(cg, l, common), o,
+                   cg_expr_as(cg, r, common));
+    }
+    case OP_INTERVAL:
+        return fmt(cg, "((%s){%s, %s})", cg_ctype(cg, e->type),
+                   cg_expr_as(cg, l, type_is_integral(l->type) ? builtin(cg, TY_INT) : NULL),
+                   cg_expr_as(cg, r, type_is_integral(r->type) ? builtin(cg, TY_INT) : NULL));
+    case OP_LSHIFT: case OP_RSHIFT:
+        return fmt(cg, "%s(%s, cp_%s(%s, (int64_t)%s, (int64_t)%s))", chk_name(e->type), pos,
+                   op == OP_LSHIFT ? "shl" : "shr", pos, cg_expr(cg, l), cg_expr(cg, r));
+    case OP_ADD: case OP_SUB: case OP_MUL: {
+        const char *o = op == OP_ADD ? "+" : op == OP_SUB ? "-" : "*";
+        if (type_is_integral(e->type))
+            return fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk_name(e->type), pos,
+                       cg_expr(cg, l), o, cg_expr(cg, r));
+        return fmt(cg, "(%s %s %s)", cg_expr(cg, l), o, cg_expr(cg, r));
+    }
+    case OP_DIV:
+        if (type_is_integral(e->type))
+            return fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk_name(e->type), pos, pos,
+                       cg_expr(cg, l), cg_expr(cg, r));
+        return fmt(cg, "(%s / %s)", cg_expr(cg, l), cg_expr(cg, r));
+    case OP_MOD:
+        if (type_is_integral(e->type))
+            return fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk_name(e->type), pos, pos,
+                       cg_expr(cg, l), cg_expr(cg, r));
+        return fmt(cg, "cp_fmod_real(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
+    case OP_POW:
+        if (type_is_integral(l->type))
+            return fmt(cg, "rt_ipow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
+        if (type_is_integral(r->type))
+            return fmt(cg, "rt_rpow_int(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return fmt(cg, "rt_rpow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
+    default:
+        cp_unreachable();
+    }
+}
+
+/* ---- calls -------------------------------------------------------------- */
+
+const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
+{
+    const char *s = prefix ? prefix : "";
+    bool first = !prefix || !*prefix;
+    for (int i = 0; i < args->len && i < subr->params.len; i++) {
+        Symbol *p = VEC_AT(subr->params, i, Symbol);
+        Expr *a = VEC_AT(*args, i, Expr);
+        const char *x = p->access == ACCESS_CONST ? cg_expr_as(cg, a, p->type)
+                                                  : fmt(cg, "&%s", cg_lvalue(cg, a));
+        s = fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
+        first = false;
+    }
+    return s;
+}
+
+/* Address of a record receiver: &lvalue for objects, a compound literal
+ * array for values (a function result, a constructor). */
+static const char *receiver_addr(Cg *cg, Expr *obj)
+{
+    if (obj->cat == VC_OBJECT)
+        return fmt(cg, "&%s", cg_lvalue(cg, obj));
+    return fmt(cg, "(%s[]){%s}", cg_ctype(cg, obj->type), cg_expr(cg, obj));
+}
+
+/* Object function call obj.f(args) (functions only: procedure calls are
+ * statements, cg_stmt.c). */
+static const char *objcall(Cg *cg, Expr *e)
+{
+    Symbol *f = e->sym;
+    Expr *obj = e->u.objcall.obj;
+    Type *owner = f->owner;
+    const char *name = cg_subr_name(cg, f);
+    switch (owner->kind) {
+    case TY_RECORD:
+        return fmt(cg, "%s(%s)", name,
+                   cg_args(cg, f, &e->u.objcall.args, receiver_addr(cg, obj)));
+    case TY_NETWORK: {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, obj, &netx, &repx, &cn);
+        return fmt(cg, "%s(%s)", name,
+                   cg_args(cg, f, &e->u.objcall.args,
+                           fmt(cg, "%s, %s", netx, repx ? repx : "0")));
+    }
+    case TY_NODE:
+        if (obj->kind == EXPR_ME && cg->fn && cg->fn->net)
+            return fmt(cg, "%s(%s)", cg_node_fn_name(cg, cg->fn->net, cg->fn->group, f),
+                       cg_args(cg, f, &e->u.objcall.args, "net, rep, idx"));
+        break;
+    case TY_CONNECTION:
+        if (obj->kind == EXPR_ME)
+            return fmt(cg, "%s(%s)", name, cg_args(cg, f, &e->u.objcall.args, "net, b, k, me"));
+        break;
+    default:
+        break;
+    }
+    cg_unsupported(cg, e->loc, "this object function call");
+    return "0";
+}
+
+static const char *convert(Cg *cg, Expr *e)
+{
+    PtrVec *args = &e->u.convert.args;
+    Expr *a0 = args->len ? VEC_AT(*args, 0, Expr) : NULL;
+    const char *pos = cg_pos(cg, e->loc);
+    Type *t = e->type;
+    switch (sema_convert_kind(e)) {
+    case CONV_IDENTITY:
+        return cg_expr(cg, a0);
+    case CONV_NUMERIC:
+        if (t->kind == TY_REAL)
+            return fmt(cg, "((cp_real)%s)", cg_expr(cg, a0));
+        if (a0->type->kind == TY_REAL)
+            return fmt(cg, "%s(%s, cp_real_to_int(%s, %s))", chk_name(t), pos, pos,
+                       cg_expr(cg, a0));
+        return fmt(cg, "%s(%s, (int64_t)%s)", chk_name(t), pos, cg_expr(cg, a0));
+    case CONV_INTERVAL: {
+        const char *tmp = cg_fresh(cg, "iv");
+        return fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s(%s, %s.min), %s(%s, %s.max)}; })",
+                   cg_ctype(cg, a0->type), tmp, cg_expr(cg, a0), cg_ctype(cg, t),
+                   chk_name(t->elem), pos, tmp, chk_name(t->elem), pos, tmp);
+    }
+    case CONV_MAKE_INTERVAL:
+        return fmt(cg, "((%s){%s, %s})", cg_ctype(cg, t), cg_expr_as(cg, a0, t->elem),
+                   cg_expr_as(cg, VEC_AT(*args, 1, Expr), t->elem));
+    case CONV_RECORD:
+    case CONV_NODE:
+    case CONV_CONNECTION: {
+        const char *s = fmt(cg, "((%s){", cg_ctype(cg, t));
+        int ai = 0;
+        for (int i = 0; i < t->elems.len && ai < args->len; i++) {
+            Symbol *el = VEC_AT(t->elems, i, Symbol);
+            if (type_is_node_collection(el->type))
+                continue;
+            s = fmt(cg, "%s%s.%s = %s", s, ai ? ", " : "", cg_field(cg, el),
+                    cg_expr_as(cg, VEC_AT(*args, ai, Expr), el->type));
+            ai++;
+        }
+        return fmt(cg, "%s})", s);
+    }
+    default:
+        cg_unsupported(cg, e->loc, "this conversion");
+        return "0";
+    }
+}
+
+/* MAXINDEX(obj): highest index of an interface, group, array or network. */
+static const char *maxindex(Cg *cg, Expr *e)
+{
+    Expr *o = e->u.maxindex.obj;
+    if (o->kind == EXPR_ALLSLICE)
+        o = o->u.allslice.obj;
+    if (o->type && o->type->kind == TY_NETWORK && !sema_is_iface(o)) {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, o, &netx, &repx, &cn);
+        return fmt(cg, "((cp_int)(%s)->nreps - 1)", netx);
+    }
+    if (o->kind == EXPR_SELECT && sema_is_iface(o)) {
+        /* connections at an interface of ME, in a node subroutine */
+        CgFn *fn = cg->fn;
+        if (!fn || !fn->net || o->u.select.obj->kind != EXPR_ME) {
+            cg_unsupported(cg, e->loc, "MAXINDEX of this interface");
+            return "0";
+        }
+        Symbol *ifc = o->sym;
+        const char *s = "__extension__ ({ int64_t n_ = 0;";
+        for (int b = 0; b < fn->net->nbundles; b++) {
+            CgBundle *bu = &fn->net->bundles[b];
+            bool in = bu->dst_group == fn->group && bu->dst_iface == ifc;
+            bool out = bu->src_group == fn->group && bu->src_iface == ifc;
+            if (!in && !out)
+                continue;
+            const char *start = in ? "dst_start" : "src_start";
+            s = fmt(cg, "%s n_ += cp_live_count(&net->bundles[%d], net->bundles[%d].%s, idx, %s);",
+                    s, b, b, start, in ? "false" : "true");
+        }
+        return fmt(cg, "%s (cp_int)(n_ - 1); })", s);
+    }
+    if (o->kind == EXPR_SELECT && o->sym && type_is_node_collection(o->sym->type)) {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, o->u.select.obj, &netx, &repx, &cn);
+        if (!cn) {
+            cg_unsupported(cg, e->loc, "MAXINDEX of this group");
+            return "0";
+        }
+        return fmt(cg, "((cp_int)(%s)->count[%d] - 1)", netx, cg_group_index(cn, o->sym));
+    }
+    if (o->type && o->type->kind == TY_ARRAY)
+        return fmt(cg, "((cp_int)%lld)", (long long)o->type->size - 1);
+    cg_unsupported(cg, e->loc, "MAXINDEX of this object");
+    return "0";
+}
+
+/* ---- the dispatcher ---------------------------------------------------- */
+
+const char *cg_expr(Cg *cg, Expr *e)
+{
+    const char *lit = const_literal(cg, e);
+    if (lit)
+        return lit;
+    switch (e->kind) {
+    case EXPR_INT:
+        return int_literal(cg, e->type ? e->type : builtin(cg, TY_INT), (int64_t)e->u.int_lit.value);
+    case EXPR_REAL:
+        return cg_real_literal(cg, e->u.real_lit.value);
+    case EXPR_STRING:
+        return cg_string_literal(cg, e->u.str_lit.bytes, e->u.str_lit.len);
+    case EXPR_NAME:
+    case EXPR_ME:
+    case EXPR_YOU:
+    case EXPR_SELECT:
+    case EXPR_SUBSCRIPT:
+        return cg_lvalue(cg, e);
+    case EXPR_INDEX:
+        return fmt(cg, "((cp_int)%s)", cg_lvalue(cg, e));
+    case EXPR_UNARY:
+        return unary(cg, e);
+    case EXPR_BINARY:
+        return binary(cg, e);
+    case EXPR_TERNARY:
+        return fmt(cg, "(%s ? %s : %s)", cg_expr(cg, e->u.ternary.cond),
+                   cg_expr_as(cg, e->u.ternary.then_e, e->type),
+                   cg_expr_as(cg, e->u.ternary.else_e, e->type));
+    case EXPR_CALL:
+        return fmt(cg, "%s(%s)", cg_subr_name(cg, e->sym),
+                   cg_args(cg, e->sym, &e->u.call.args, NULL));
+    case EXPR_OBJCALL:
+        return objcall(cg, e);
+    case EXPR_CONVERT:
+        return convert(cg, e);
+    case EXPR_MAXINDEX:
+        return maxindex(cg, e);
+    default:
+        cg_unsupported(cg, e->loc, "this expression");
+        return "0";
+    }
+}

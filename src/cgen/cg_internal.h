@@ -1,0 +1,110 @@
+/* cg_internal.h -- state shared by the code generator's files.
+ *
+ * cg_program.c drives the generation and emits subroutines, cg_types.c the
+ * C types and initializers, cg_net.c the network shapes (groups, bundles,
+ * descriptors), cg_expr.c expressions and objects, cg_stmt.c statements and
+ * the parallel constructs. */
+#ifndef CUPITC_CG_INTERNAL_H
+#define CUPITC_CG_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "cupitc/arena.h"
+#include "cupitc/ast.h"
+#include "cupitc/cgen.h"
+#include "cupitc/emit.h"
+#include "cupitc/sema.h"
+
+/* One connection bundle of a network type: all connections from one
+ * (group, OUT interface) to one (group, IN interface). */
+typedef struct CgBundle {
+    int src_group;
+    Symbol *src_iface;
+    int dst_group;
+    Symbol *dst_iface;
+    Type *conn;         /* connection type */
+} CgBundle;
+
+/* The static shape of one network type. */
+typedef struct CgNet {
+    Type *type;
+    PtrVec groups;      /* Symbol* elements that are node groups/arrays */
+    int nbundles;
+    CgBundle *bundles;
+    int bundles_cap;
+} CgNet;
+
+/* The subroutine whose body is being emitted. */
+typedef struct CgFn {
+    Symbol *subr;
+    SubrContext ctx;
+    CgNet *net;         /* NetP/NetF and node instances: the network type */
+    int group;          /* node instances: the group ME belongs to */
+    Type *me_type;      /* type of ME, if any */
+} CgFn;
+
+typedef struct Cg {
+    Program *prog;
+    SemaInfo *si;
+    Arena *arena;
+    CgOptions opts;
+    Emitter *out;
+    PtrVec nets;        /* CgNet* in network type definition order */
+    CgFn *fn;
+    int tmp;            /* counter for fresh temporaries */
+    bool failed;
+    bool conn_deletion; /* some connection procedure deletes its ME */
+    PtrVec may_topo;    /* Symbol* object subroutines that may request
+                           topology changes (directly or through calls) */
+} Cg;
+
+/* ---- cg_program.c ---- */
+const char *cg_fresh(Cg *cg, const char *stem);
+const char *cg_pos(Cg *cg, Loc loc); /* an rt_srcpos compound literal */
+void cg_line(Cg *cg, Loc loc);       /* #line directive */
+void cg_unsupported(Cg *cg, Loc loc, const char *what);
+bool cg_may_topo(Cg *cg, Symbol *subr);
+
+/* ---- cg_types.c ---- */
+const char *cg_ctype(Cg *cg, const Type *t);      /* C type of a value */
+const char *cg_cident(Cg *cg, const char *name);  /* keyword-safe C name */
+const char *cg_field(Cg *cg, const Symbol *elem); /* struct field name */
+const char *cg_local(Cg *cg, const Symbol *sym);  /* local/param C name */
+const char *cg_global(Cg *cg, const Symbol *sym); /* global object name */
+const char *cg_subr_name(Cg *cg, const Symbol *subr);
+const char *cg_node_fn_name(Cg *cg, CgNet *net, int group, const Symbol *subr);
+const char *cg_init_fn_name(Cg *cg, const Type *t);
+bool cg_type_has_init(Cg *cg, const Type *t);
+void cg_emit_types(Cg *cg);
+void cg_emit_type_inits(Cg *cg);
+/* Statements that initialize object `lv` (a C lvalue) of type t with the
+ * type's element initializers. */
+void cg_emit_default_init(Cg *cg, const Type *t, const char *lv);
+
+/* ---- cg_net.c ---- */
+void cg_collect_nets(Cg *cg);
+CgNet *cg_net_of(Cg *cg, const Type *net_type);
+int cg_group_index(CgNet *net, const Symbol *elem);
+int cg_bundle_index(CgNet *net, int src_group, const Symbol *src_iface,
+                    int dst_group, const Symbol *dst_iface);
+void cg_emit_net_descs(Cg *cg);
+const char *cg_desc_name(Cg *cg, const CgNet *net);
+
+/* ---- cg_expr.c ---- */
+const char *cg_expr(Cg *cg, Expr *e);
+/* The expression converted to type `to` (integer widening, or identity). */
+const char *cg_expr_as(Cg *cg, Expr *e, const Type *to);
+const char *cg_lvalue(Cg *cg, Expr *e);
+const char *cg_real_literal(Cg *cg, double v);
+const char *cg_string_literal(Cg *cg, const char *bytes, int len);
+/* Network object `e` (a network variable, net[i], or ME in network code):
+ * its rt_net pointer expression, and replicate expression (NULL = all). */
+void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet);
+/* Argument list "a, b, c" for a call of subr with args. */
+const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix);
+
+/* ---- cg_stmt.c ---- */
+void cg_block(Cg *cg, Block *b);
+void cg_locals(Cg *cg, Block *b);
+
+#endif

@@ -1,0 +1,467 @@
+/* cg_program.c -- drives code generation and emits the subroutines.
+ *
+ * The generated file has fixed sections: prelude (checked-arithmetic
+ * helpers), types, global objects, prototypes, element initializers,
+ * network shapes, subroutines, start-up.  Object subroutines of node types
+ * are emitted once per (network type, group) in which the node type
+ * occurs, so that the connection bundles at each interface are constants. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg_internal.h"
+
+static const char prelude[] =
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "#include <stdbool.h>\n"
+    "#include \"cupit_rt.h\"\n"
+    "#ifdef _OPENMP\n"
+    "#include <omp.h>\n"
+    "#define CP_PRAGMA(x) _Pragma(#x)\n"
+    "#else\n"
+    "#define CP_PRAGMA(x)\n"
+    "#endif\n"
+    "\n"
+    "/* ===== prelude: checked arithmetic, parallel policy ===== */\n"
+    "#define CP_UNUSED __attribute__((unused))\n"
+    "static CP_UNUSED inline cp_int cp_chk_i32(rt_srcpos w, int64_t v) {\n"
+    "    if (CP_CHECKS && (v < INT32_MIN || v > INT32_MAX)) rt_error(w, \"integer overflow (Int)\");\n"
+    "    return (cp_int)v;\n"
+    "}\n"
+    "static CP_UNUSED inline cp_int2 cp_chk_i16(rt_srcpos w, int64_t v) {\n"
+    "    if (CP_CHECKS && (v < INT16_MIN || v > INT16_MAX)) rt_error(w, \"integer overflow (Int2)\");\n"
+    "    return (cp_int2)v;\n"
+    "}\n"
+    "static CP_UNUSED inline cp_int1 cp_chk_i8(rt_srcpos w, int64_t v) {\n"
+    "    if (CP_CHECKS && (v < INT8_MIN || v > INT8_MAX)) rt_error(w, \"integer overflow (Int1)\");\n"
+    "    return (cp_int1)v;\n"
+    "}\n"
+    "static CP_UNUSED inline int32_t cp_idx(rt_srcpos w, int64_t i, int64_t n, const char *what) {\n"
+    "    if (CP_CHECKS && (i < 0 || i >= n)) rt_index_error(w, what, i, n);\n"
+    "    return (int32_t)i;\n"
+    "}\n"
+    "static CP_UNUSED inline int64_t cp_div(rt_srcpos w, int64_t a, int64_t b) {\n"
+    "    if (b == 0) rt_div_by_zero(w);\n"
+    "    return a / b;\n"
+    "}\n"
+    "static CP_UNUSED inline int64_t cp_mod(rt_srcpos w, int64_t a, int64_t b) {\n"
+    "    if (b == 0) rt_div_by_zero(w);\n"
+    "    return a % b;\n"
+    "}\n"
+    "static CP_UNUSED inline int64_t cp_shl(rt_srcpos w, int64_t a, int64_t b) {\n"
+    "    if (b < 0 || b > 62) rt_error(w, \"shift count %lld out of range\", (long long)b);\n"
+    "    return (int64_t)((uint64_t)a << b);\n"
+    "}\n"
+    "static CP_UNUSED inline int64_t cp_shr(rt_srcpos w, int64_t a, int64_t b) {\n"
+    "    if (b < 0) rt_error(w, \"shift count %lld out of range\", (long long)b);\n"
+    "    return b > 62 ? (a < 0 ? -1 : 0) : a >> b;\n"
+    "}\n"
+    "static CP_UNUSED inline int64_t cp_real_to_int(rt_srcpos w, cp_real x) {\n"
+    "    if (!(x > -9.2e18 && x < 9.2e18)) rt_error(w, \"conversion overflow\");\n"
+    "    return (int64_t)x;\n"
+    "}\n"
+    "static CP_UNUSED inline cp_real cp_fmod_real(cp_real a, cp_real b) {\n"
+    "    return a - b * (cp_real)__builtin_trunc((double)a / (double)b);\n"
+    "}\n"
+    "static CP_UNUSED inline bool cp_in_iv(int64_t x, cp_interval i) { return x >= i.min && x <= i.max; }\n"
+    "static CP_UNUSED inline bool cp_in_iv1(int64_t x, cp_interval1 i) { return x >= i.min && x <= i.max; }\n"
+    "static CP_UNUSED inline bool cp_in_iv2(int64_t x, cp_interval2 i) { return x >= i.min && x <= i.max; }\n"
+    "static CP_UNUSED inline bool cp_in_rv(cp_real x, cp_realerval i) { return x >= i.min && x <= i.max; }\n"
+    "static CP_UNUSED inline cp_int cp_random_iv(rt_srcpos w, cp_interval i) { return rt_random_int(w, i.min, i.max); }\n"
+    "static CP_UNUSED inline cp_int1 cp_random_iv1(rt_srcpos w, cp_interval1 i) { return (cp_int1)rt_random_int(w, i.min, i.max); }\n"
+    "static CP_UNUSED inline cp_int2 cp_random_iv2(rt_srcpos w, cp_interval2 i) { return (cp_int2)rt_random_int(w, i.min, i.max); }\n"
+    "static CP_UNUSED inline cp_real cp_random_rv(rt_srcpos w, cp_realerval i) { return rt_random_real(w, i.min, i.max); }\n"
+    "/* Connections at node i of a bundle that are not marked for deletion. */\n"
+    "static CP_UNUSED inline int64_t cp_live_count(const rt_bundle *b, const int32_t *start, int32_t i, bool by_src) {\n"
+    "    int64_t n = start[i + 1] - start[i];\n"
+    "    if (b->any_dead)\n"
+    "        for (int32_t j = start[i]; j < start[i + 1]; j++)\n"
+    "            n -= b->dead[by_src ? b->by_src[j] : j];\n"
+    "    return n;\n"
+    "}\n"
+    "/* Work of one call on every node and connection of a replicate. */\n"
+    "static CP_UNUSED inline int64_t cp_net_work(const rt_net *n) {\n"
+    "    int64_t w = 1;\n"
+    "    for (int32_t g = 0; g < n->desc->ngroups; g++) w += n->count[g];\n"
+    "    for (int32_t b = 0; b < n->desc->nbundles; b++) w += n->bundles[b].nconn;\n"
+    "    return w;\n"
+    "}\n"
+    "/* Run a loop in parallel only when it has enough work and is not already\n"
+    "   inside a parallel loop: more threads never make a program slower. */\n"
+    "static CP_UNUSED inline bool cp_par(const rt_net *n, int64_t work) {\n"
+    "    (void)n;\n"
+    "#ifdef _OPENMP\n"
+    "    return work >= CP_PAR_MIN_WORK && rt_threads() > 1 && !omp_in_parallel();\n"
+    "#else\n"
+    "    (void)work;\n"
+    "    return false;\n"
+    "#endif\n"
+    "}\n"
+    "\n";
+
+static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Cg *cg, const char *f, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, f);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = arena_alloc(cg->arena, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, f, ap2);
+    va_end(ap2);
+    return s;
+}
+
+const char *cg_fresh(Cg *cg, const char *stem)
+{
+    return fmt(cg, "%s%d_", stem, ++cg->tmp);
+}
+
+const char *cg_pos(Cg *cg, Loc loc)
+{
+    return fmt(cg, "CP_POS(%d)", loc.line);
+}
+
+void cg_line(Cg *cg, Loc loc)
+{
+    if (cg->opts.line_directives && loc.line > 0)
+        emit_directive(cg->out, "#line %d \"%s\"", loc.line, cg->opts.source_name);
+}
+
+void cg_unsupported(Cg *cg, Loc loc, const char *what)
+{
+    diag_error(loc, "code generation does not support %s", what);
+    cg->failed = true;
+}
+
+/* ---- which subroutines may change the topology ------------------------- */
+
+static bool contains_sym(PtrVec *v, Symbol *s)
+{
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i] == s)
+            return true;
+    return false;
+}
+
+bool cg_may_topo(Cg *cg, Symbol *subr)
+{
+    return contains_sym(&cg->may_topo, subr);
+}
+
+typedef struct TopoScan {
+    Cg *cg;
+    bool direct;      /* REPLICATE ME at node/connection level */
+    bool conn_delete; /* REPLICATE ME at connection level */
+    PtrVec callees;   /* object subroutines called */
+} TopoScan;
+
+static void scan_block(TopoScan *ts, Block *b);
+
+static void scan_call(TopoScan *ts, Expr *call)
+{
+    if (call && call->sym && !contains_sym(&ts->callees, call->sym))
+        vec_push(ts->cg->arena, &ts->callees, call->sym);
+}
+
+static void scan_stmt(TopoScan *ts, Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_REPLICATE: {
+        int lvl = s->sem_flags & SEMF_LEVEL_MASK;
+        if (lvl == SEMF_LEVEL_NODE || lvl == SEMF_LEVEL_CONN)
+            ts->direct = true;
+        if (lvl == SEMF_LEVEL_CONN)
+            ts->conn_delete = true;
+        break;
+    }
+    case STMT_OBJCALL:
+        scan_call(ts, s->u.call.call);
+        break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            scan_call(ts, VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_WTA:
+        if (s->proc && !contains_sym(&ts->callees, s->proc))
+            vec_push(ts->cg->arena, &ts->callees, s->proc);
+        break;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++)
+            scan_block(ts, VEC_AT(s->u.if_.arms, i, IfArm)->body);
+        if (s->u.if_.else_body)
+            scan_block(ts, s->u.if_.else_body);
+        break;
+    case STMT_LOOP:
+        scan_block(ts, s->u.loop.body);
+        break;
+    case STMT_FOR:
+        scan_block(ts, s->u.for_.body);
+        break;
+    default:
+        break;
+    }
+}
+
+static void scan_block(TopoScan *ts, Block *b)
+{
+    if (b)
+        for (int i = 0; i < b->stmts.len; i++)
+            scan_stmt(ts, VEC_AT(b->stmts, i, Stmt));
+}
+
+static void compute_may_topo(Cg *cg)
+{
+    PtrVec *subrs = &cg->si->subrs;
+    TopoScan *scans = arena_alloc(cg->arena, (size_t)(subrs->len + 1) * sizeof *scans);
+    for (int i = 0; i < subrs->len; i++) {
+        Symbol *s = VEC_AT(*subrs, i, Symbol);
+        scans[i].cg = cg;
+        if (s->decl && !s->external)
+            scan_block(&scans[i], s->decl->u.subr.body);
+        if (scans[i].conn_delete)
+            cg->conn_deletion = true;
+        if (scans[i].direct)
+            vec_push(cg->arena, &cg->may_topo, s);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < subrs->len; i++) {
+            Symbol *s = VEC_AT(*subrs, i, Symbol);
+            if (cg_may_topo(cg, s))
+                continue;
+            for (int j = 0; j < scans[i].callees.len; j++)
+                if (cg_may_topo(cg, VEC_AT(scans[i].callees, j, Symbol))) {
+                    vec_push(cg->arena, &cg->may_topo, s);
+                    changed = true;
+                    break;
+                }
+        }
+    }
+}
+
+/* ---- signatures ---------------------------------------------------------- */
+
+static const char *param_decl(Cg *cg, Symbol *p)
+{
+    const char *name = cg_local(cg, p);
+    if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION)
+        return fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
+    if (p->access == ACCESS_IO)
+        return fmt(cg, "cp_io *%s", name);
+    if (p->access == ACCESS_VAR)
+        return fmt(cg, "%s *%s", cg_ctype(cg, p->type), name);
+    return fmt(cg, "%s %s", cg_ctype(cg, p->type), name);
+}
+
+static const char *params(Cg *cg, Symbol *s, const char *prefix)
+{
+    const char *l = prefix;
+    for (int i = 0; i < s->params.len; i++)
+        l = fmt(cg, "%s%s%s", l, *l ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
+    return *l ? l : "void";
+}
+
+static const char *result(Cg *cg, Symbol *s)
+{
+    return s->result ? cg_ctype(cg, s->result) : "void";
+}
+
+/* The C signature of a subroutine (node instances: net/group given). */
+static const char *signature(Cg *cg, Symbol *s, CgNet *net, int group)
+{
+    const char *r = result(cg, s);
+    switch (s->kind) {
+    case SYM_PROC:
+    case SYM_FUNC:
+        return fmt(cg, "%s%s %s(%s)", s->external ? "" : "static CP_UNUSED ", r,
+                   cg_subr_name(cg, s), params(cg, s, ""));
+    case SYM_REDUCTION:
+        return fmt(cg, "static CP_UNUSED inline %s %s(%s me, %s you)", r, cg_subr_name(cg, s),
+                   cg_ctype(cg, s->type), cg_ctype(cg, s->type));
+    case SYM_WTA:
+        return fmt(cg, "static CP_UNUSED inline bool %s(%s me, %s you)", cg_subr_name(cg, s),
+                   cg_ctype(cg, s->type), cg_ctype(cg, s->type));
+    case SYM_MERGE:
+        return fmt(cg, "static CP_UNUSED void %s(void *me_, const void *you_)", cg_subr_name(cg, s));
+    default:
+        break;
+    }
+    const char *T = cg_ctype(cg, s->owner);
+    switch (s->owner->kind) {
+    case TY_RECORD:
+        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+                   params(cg, s, fmt(cg, "%s%s *me", s->kind == SYM_OBJFUNC ? "const " : "", T)));
+    case TY_NETWORK:
+        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+                   params(cg, s, "rt_net *net, int32_t rep"));
+    case TY_NODE:
+        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_node_fn_name(cg, net, group, s),
+                   params(cg, s, "rt_net *net, int32_t rep, int32_t idx"));
+    case TY_CONNECTION:
+        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+                   params(cg, s, fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me",
+                                     s->kind == SYM_OBJFUNC ? "const " : "", T)));
+    default:
+        cp_unreachable();
+    }
+}
+
+/* Calls fn(cg, s, net, group) for every C function subroutine s becomes. */
+typedef void (*InstanceFn)(Cg *cg, Symbol *s, CgNet *net, int group);
+
+static void for_each_instance(Cg *cg, Symbol *s, InstanceFn fn)
+{
+    bool node = (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC) && s->owner->kind == TY_NODE;
+    if (!node) {
+        fn(cg, s, NULL, -1);
+        return;
+    }
+    for (int n = 0; n < cg->nets.len; n++) {
+        CgNet *net = VEC_AT(cg->nets, n, CgNet);
+        for (int g = 0; g < net->groups.len; g++)
+            if (type_node_of(VEC_AT(net->groups, g, Symbol)->type) == s->owner)
+                fn(cg, s, net, g);
+    }
+}
+
+static void emit_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
+{
+    emit(cg->out, "%s%s;", s->external ? "extern " : "", signature(cg, s, net, group));
+}
+
+static SubrContext context_of(Symbol *s)
+{
+    return s->context;
+}
+
+static void emit_body(Cg *cg, Symbol *s, CgNet *net, int group)
+{
+    if (s->external)
+        return;
+    Emitter *o = cg->out;
+    CgFn fn = {.subr = s, .ctx = context_of(s), .net = net, .group = group,
+               .me_type = s->owner};
+    if (s->owner && s->owner->kind == TY_NETWORK)
+        fn.net = cg_net_of(cg, s->owner);
+    cg->fn = &fn;
+    cg_line(cg, s->loc);
+    emit_open(o, "%s", signature(cg, s, net, group));
+    if (s->kind == SYM_MERGE) {
+        emit(o, "%s *me = me_;", cg_ctype(cg, s->owner));
+        emit(o, "const %s *you = you_;", cg_ctype(cg, s->owner));
+        emit(o, "(void)me; (void)you;");
+    } else if (s->owner && s->owner->kind == TY_NETWORK) {
+        emit(o, "%s *me = net->reps[rep].net_data;", cg_ctype(cg, s->owner));
+        emit(o, "(void)me;");
+    } else if (s->owner && s->owner->kind == TY_NODE) {
+        emit(o, "%s *me = &((%s *)net->reps[rep].nodes[%d])[idx];", cg_ctype(cg, s->owner),
+             cg_ctype(cg, s->owner), group);
+        emit(o, "(void)me;");
+    } else if (s->owner && s->owner->kind == TY_CONNECTION) {
+        emit(o, "(void)net; (void)b; (void)k; (void)me;");
+    }
+    cg_block(cg, s->decl->u.subr.body);
+    emit_close(o, "%s", "");
+    emit(o, "%s", "");
+    cg->fn = NULL;
+}
+
+/* ---- globals and start-up ----------------------------------------------- */
+
+static void emit_globals(Cg *cg)
+{
+    Emitter *o = cg->out;
+    emit_directive(o, "/* ===== global objects ===== */");
+    emit(o, "static const char cp_source_file[] = %s;",
+         cg_string_literal(cg, cg->opts.source_name, (int)strlen(cg->opts.source_name)));
+    for (int i = 0; i < cg->si->data.len; i++) {
+        Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+        if (s->type->kind == TY_NETWORK)
+            emit(o, "static rt_net %s;", cg_global(cg, s));
+        else if (s->access == ACCESS_IO)
+            emit(o, "static cp_io %s = {NULL, 0, sizeof(%s)};", cg_global(cg, s),
+                 cg_ctype(cg, s->type));
+        else
+            emit(o, "static %s %s;", cg_ctype(cg, s->type), cg_global(cg, s));
+    }
+    emit(o, "%s", "");
+}
+
+static void emit_startup(Cg *cg)
+{
+    Emitter *o = cg->out;
+    emit_directive(o, "/* ===== start-up ===== */");
+    emit_open(o, "static void cp_init_globals(void)");
+    for (int i = 0; i < cg->si->data.len; i++) {
+        Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+        if (s->access == ACCESS_IO)
+            continue;
+        cg_line(cg, s->loc);
+        if (s->type->kind == TY_NETWORK) {
+            CgNet *n = cg_net_of(cg, s->type);
+            emit(o, "rt_net_create(&%s, &%s, %s);", cg_global(cg, s), cg_desc_name(cg, n),
+                 cg_pos(cg, s->loc));
+            continue;
+        }
+        cg_emit_default_init(cg, s->type, cg_global(cg, s));
+        if (s->init && s->init->init)
+            emit(o, "%s = %s;", cg_global(cg, s), cg_expr_as(cg, s->init->init, s->type));
+    }
+    emit_close(o, "%s", "");
+    emit(o, "%s", "");
+    emit_open(o, "static void cp_fini_globals(void)");
+    for (int i = 0; i < cg->si->data.len; i++) {
+        Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+        if (s->type->kind == TY_NETWORK)
+            emit(o, "rt_net_destroy(&%s);", cg_global(cg, s));
+    }
+    emit_close(o, "%s", "");
+    emit(o, "%s", "");
+    emit_open(o, "int main(int argc, char **argv)");
+    emit(o, "rt_init(argc, argv, cp_source_file);");
+    emit(o, "cp_init_globals();");
+    emit(o, "%s();", cg_subr_name(cg, cg->si->program));
+    emit(o, "cp_fini_globals();");
+    emit(o, "return rt_finish();");
+    emit_close(o, "%s", "");
+}
+
+bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
+{
+    Cg cg = {.prog = prog, .si = prog->sema, .arena = prog->sema->arena, .opts = *opts,
+             .out = out};
+    if (!cg.si->program) {
+        diag_error((Loc){prog->file, 0, 0}, "no procedure 'program'");
+        return false;
+    }
+    compute_may_topo(&cg);
+    cg_collect_nets(&cg);
+
+    emit_directive(out, "/* Generated by cupitc from %s. */", opts->source_name);
+    emit_directive(out, "#define CP_CHECKS %d", opts->checks ? 1 : 0);
+    emit_directive(out, "#ifndef CP_PAR_MIN_WORK");
+    emit_directive(out, "#define CP_PAR_MIN_WORK 20000");
+    emit_directive(out, "#endif");
+    emit_directive(out, "#define CP_POS(line) ((rt_srcpos){cp_source_file, (line)})");
+    emit_raw(out, "%s", prelude);
+    cg_emit_types(&cg);
+    emit_globals(&cg);
+
+    emit_directive(out, "/* ===== prototypes ===== */");
+    for (int i = 0; i < cg.si->subrs.len; i++)
+        for_each_instance(&cg, VEC_AT(cg.si->subrs, i, Symbol), emit_prototype);
+    emit(out, "%s", "");
+
+    cg_emit_type_inits(&cg);
+    cg_emit_net_descs(&cg);
+
+    emit_directive(out, "/* ===== subroutines ===== */");
+    for (int i = 0; i < cg.si->subrs.len; i++)
+        for_each_instance(&cg, VEC_AT(cg.si->subrs, i, Symbol), emit_body);
+    emit_startup(&cg);
+    return !cg.failed;
+}

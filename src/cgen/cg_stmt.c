@@ -1,0 +1,644 @@
+/* cg_stmt.c -- C for CuPit statements, including the parallel ones.
+ *
+ * Group procedure calls become loops over the selected nodes, replicates
+ * or connections; the outermost loop with enough work is an OpenMP
+ * parallel for (cp_par() in the prelude refuses nested and tiny loops).
+ * REDUCTION and WTA combine in index order, so results do not depend on
+ * the thread count.  Topology changes requested inside a parallel call are
+ * committed by the network-level caller after the call has completed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg_internal.h"
+
+static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Cg *cg, const char *f, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, f);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = arena_alloc(cg->arena, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, f, ap2);
+    va_end(ap2);
+    return s;
+}
+
+/* A parallel variable split into its collection and optional interval:
+ * X[] -> (X, NULL), X[a...b] -> (X, a...b), bare X (leniency) -> (X, NULL). */
+static void split_multi(Expr *pv, Expr **base, Expr **range)
+{
+    *range = NULL;
+    if (pv->kind == EXPR_ALLSLICE) {
+        *base = pv->u.allslice.obj;
+    } else if (pv->kind == EXPR_SUBSCRIPT && !type_is_integral(pv->u.subscript.index->type)) {
+        *base = pv->u.subscript.obj;
+        *range = pv->u.subscript.index;
+    } else {
+        *base = pv;
+    }
+}
+
+/* Declares lo/hi clipped to [0, count-1] (and to the interval, if any). */
+static void emit_range(Cg *cg, Expr *range, const char *count, const char *lo, const char *hi)
+{
+    emit(cg->out, "int32_t %s = 0, %s = (int32_t)(%s) - 1;", lo, hi, count);
+    if (range) {
+        const char *s = cg_fresh(cg, "sl");
+        emit(cg->out, "const cp_interval %s = %s;", s,
+             cg_expr_as(cg, range, cg->si->builtin[TY_INTERVAL]));
+        emit(cg->out, "if (%s.min > %s) %s = %s.min;", s, lo, lo, s);
+        emit(cg->out, "if (%s.max < %s) %s = %s.max;", s, hi, hi, s);
+    }
+}
+
+/* Evaluates call arguments once into temporaries (broadcast to every
+ * execution of a group call) and returns the argument list. */
+static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
+{
+    const char *list = prefix;
+    for (int i = 0; i < args->len && i < subr->params.len; i++) {
+        Symbol *p = VEC_AT(subr->params, i, Symbol);
+        Expr *a = VEC_AT(*args, i, Expr);
+        const char *t = cg_fresh(cg, "arg");
+        if (p->access == ACCESS_CONST)
+            emit(cg->out, "const %s %s = %s;", cg_ctype(cg, p->type), t,
+                 cg_expr_as(cg, a, p->type));
+        else if (p->access == ACCESS_IO)
+            emit(cg->out, "cp_io *%s = &%s;", t, cg_lvalue(cg, a));
+        else
+            emit(cg->out, "%s *%s = &%s;", cg_ctype(cg, p->type), t, cg_lvalue(cg, a));
+        list = fmt(cg, "%s%s%s", list, *list ? ", " : "", t);
+    }
+    return list;
+}
+
+static void commit_if_needed(Cg *cg, Symbol *callee, Loc loc)
+{
+    if (cg_may_topo(cg, callee))
+        emit(cg->out, "rt_commit_topology(net, %s);", cg_pos(cg, loc));
+}
+
+/* The loop header over the live connections of interface `ifc` of node
+ * `idx` in bundle b; the body sees k_ (connection index) and C_ (records).
+ * Returns false if the bundle does not touch the interface. */
+static bool open_conn_loop(Cg *cg, int b, Symbol *ifc, const char *k)
+{
+    CgFn *fn = cg->fn;
+    CgBundle *bu = &fn->net->bundles[b];
+    bool in = bu->dst_group == fn->group && bu->dst_iface == ifc;
+    bool out = bu->src_group == fn->group && bu->src_iface == ifc;
+    if (!in && !out)
+        return false;
+    Emitter *o = cg->out;
+    emit_open(o, "%s", "");
+    emit(o, "const rt_bundle *B_ = &net->bundles[%d];", b);
+    emit(o, "%s *C_ = net->reps[rep].conns[%d];", cg_ctype(cg, bu->conn), b);
+    if (in) {
+        emit_open(o, "for (int32_t %s = B_->dst_start[idx]; %s < B_->dst_start[idx + 1]; %s++)",
+                  k, k, k);
+    } else {
+        const char *j = cg_fresh(cg, "j");
+        emit_open(o, "for (int32_t %s = B_->src_start[idx]; %s < B_->src_start[idx + 1]; %s++)",
+                  j, j, j);
+        emit(o, "const int32_t %s = B_->by_src[%s];", k, j);
+    }
+    if (cg->conn_deletion)
+        emit(o, "if (B_->any_dead && B_->dead[%s]) continue;", k);
+    return true;
+}
+
+static void close_conn_loop(Cg *cg)
+{
+    emit_close(cg->out, "%s", "");
+    emit_close(cg->out, "%s", "");
+}
+
+/* Loop over the nodes of group g (lo..hi) of the current replicate. */
+static void node_group_call(Cg *cg, CgNet *net, int g, Expr *range, Symbol *proc,
+                            PtrVec *args, Loc loc)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "%s", "");
+    const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *i = cg_fresh(cg, "i");
+    emit_range(cg, range, fmt(cg, "net->count[%d]", g), lo, hi);
+    const char *a = args_to_temps(cg, proc, args, fmt(cg, "net, rep, %s", i));
+    emit_directive(o, "CP_PRAGMA(omp parallel for schedule(static) if(cp_par(net, (int64_t)(%s - %s + 1) * 8)))", hi, lo);
+    emit(o, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", i, lo, i, hi, i,
+         cg_node_fn_name(cg, net, g, proc), a);
+    commit_if_needed(cg, proc, loc);
+    emit_close(o, "%s", "");
+}
+
+/* Calls a connection procedure for every connection at interface ifc. */
+static void iface_call(Cg *cg, Symbol *ifc, Symbol *proc, PtrVec *args)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "%s", "");
+    const char *a = args_to_temps(cg, proc, args, "");
+    for (int b = 0; b < cg->fn->net->nbundles; b++) {
+        const char *k = cg_fresh(cg, "k");
+        if (!open_conn_loop(cg, b, ifc, k))
+            continue;
+        emit(o, "%s(net, %d, %s, &C_[%s]%s%s);", cg_subr_name(cg, proc), b, k, k, *a ? ", " : "",
+             a);
+        close_conn_loop(cg);
+    }
+    emit_close(o, "%s", "");
+}
+
+/* net[].p(), net.p(), net[a...b].p(): every selected replicate. */
+static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
+{
+    Emitter *o = cg->out;
+    Expr *base, *range;
+    split_multi(obj, &base, &range);
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, base, &netx, &repx, &cn);
+    emit_open(o, "%s", "");
+    emit(o, "rt_net *const n_ = %s;", netx);
+    const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *r = cg_fresh(cg, "r");
+    emit_range(cg, range, "n_->nreps", lo, hi);
+    const char *a = args_to_temps(cg, proc, args, fmt(cg, "n_, %s", r));
+    emit_directive(o, "CP_PRAGMA(omp parallel for schedule(static) if(cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))))", hi, lo);
+    emit(o, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", r, lo, r, hi, r,
+         cg_subr_name(cg, proc), a);
+    emit_close(o, "%s", "");
+}
+
+/* One object procedure call statement (single object or multitude). */
+static void objcall_stmt(Cg *cg, Expr *call)
+{
+    Symbol *proc = call->sym;
+    Expr *obj = call->u.objcall.obj;
+    PtrVec *args = &call->u.objcall.args;
+    Type *owner = proc->owner;
+    Emitter *o = cg->out;
+
+    if (call->call_kind == CALL_REPLICATES) {
+        replicates_call(cg, obj, proc, args);
+        return;
+    }
+    if (call->call_kind == CALL_GROUP) {
+        Expr *base, *range;
+        split_multi(obj, &base, &range);
+        if (owner->kind == TY_NODE && cg->fn && cg->fn->net && base->kind == EXPR_SELECT) {
+            node_group_call(cg, cg->fn->net, cg_group_index(cg->fn->net, base->sym), range, proc,
+                            args, call->loc);
+            return;
+        }
+        if (owner->kind == TY_CONNECTION && cg->fn && cg->fn->net && base->kind == EXPR_SELECT) {
+            iface_call(cg, base->sym, proc, args);
+            return;
+        }
+        cg_unsupported(cg, call->loc, "this group procedure call");
+        return;
+    }
+    /* one object */
+    switch (owner->kind) {
+    case TY_RECORD:
+        emit(o, "%s(%s);", cg_subr_name(cg, proc),
+             cg_args(cg, proc, args, fmt(cg, "&%s", cg_lvalue(cg, obj))));
+        return;
+    case TY_NETWORK: {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, obj, &netx, &repx, &cn);
+        emit(o, "%s(%s);", cg_subr_name(cg, proc),
+             cg_args(cg, proc, args, fmt(cg, "%s, %s", netx, repx ? repx : "0")));
+        return;
+    }
+    case TY_NODE:
+        if (!cg->fn || !cg->fn->net)
+            break;
+        if (obj->kind == EXPR_ME) {
+            emit(o, "%s(%s);", cg_node_fn_name(cg, cg->fn->net, cg->fn->group, proc),
+                 cg_args(cg, proc, args, "net, rep, idx"));
+            return;
+        }
+        if (obj->kind == EXPR_SUBSCRIPT && obj->u.subscript.obj->kind == EXPR_SELECT) {
+            CgNet *net = cg->fn->net;
+            int g = cg_group_index(net, obj->u.subscript.obj->sym);
+            emit(o, "%s(%s);", cg_node_fn_name(cg, net, g, proc),
+                 cg_args(cg, proc, args,
+                         fmt(cg, "net, rep, cp_idx(%s, %s, net->count[%d], \"%s\")",
+                             cg_pos(cg, obj->loc), cg_expr(cg, obj->u.subscript.index), g,
+                             obj->u.subscript.obj->sym->name)));
+            commit_if_needed(cg, proc, call->loc);
+            return;
+        }
+        break;
+    case TY_CONNECTION:
+        if (obj->kind == EXPR_ME) {
+            emit(o, "%s(%s);", cg_subr_name(cg, proc), cg_args(cg, proc, args, "net, b, k, me"));
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    cg_unsupported(cg, call->loc, "this object procedure call");
+}
+
+/* ---- REDUCTION and WTA --------------------------------------------------- */
+
+/* Emits the loop over the elements a REDUCTION/WTA combines; `visit` is
+ * then emitted with V_ = the element's value and W_ = its position. */
+typedef struct Visit {
+    const char *value_type;
+    const char *index_decl; /* how to name the winner, per level */
+} Visit;
+
+static void combine(Cg *cg, Stmt *s, bool wta)
+{
+    Emitter *o = cg->out;
+    Expr *pvs = wta ? s->u.wta.pv : s->u.reduction.pvs;
+    Expr *pv = wta ? pvs : pvs->u.select.obj;
+    Symbol *elem = wta ? s->target : pvs->sym;
+    Symbol *fn = s->callee;
+    int level = s->sem_flags & SEMF_LEVEL_MASK;
+    Expr *base, *range;
+    split_multi(pv, &base, &range);
+    const char *T = cg_ctype(cg, elem->type);
+    const char *field = cg_field(cg, elem);
+    const char *fname = cg_subr_name(cg, fn);
+    /* per element: V_ value; winner bookkeeping */
+    const char *step_red = fmt(cg, "if (have_) acc_ = %s(acc_, v_); else { acc_ = v_; have_ = true; }", fname);
+
+    emit_open(o, "%s", "");
+    emit(o, "%s acc_ = {0};", T);
+    emit(o, "bool have_ = false;");
+    if (level == SEMF_LEVEL_NET) {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, base, &netx, &repx, &cn);
+        emit(o, "rt_net *const n_ = %s;", netx);
+        emit(o, "int32_t win_ = -1;");
+        emit_range(cg, range, "n_->nreps", "lo_", "hi_");
+        emit_open(o, "for (int32_t r_ = lo_; r_ <= hi_; r_++)");
+        emit(o, "const %s v_ = ((%s *)n_->reps[r_].net_data)->%s;", T, cg_ctype(cg, base->type), field);
+        if (wta)
+            emit(o, "if (!have_ || %s(v_, acc_)) { acc_ = v_; win_ = r_; have_ = true; }", fname);
+        else
+            emit(o, "%s", step_red);
+        emit_close(o, "%s", "");
+        if (wta) {
+            emit(o, "if (have_) %s(%s);", cg_subr_name(cg, s->proc),
+                 cg_args(cg, s->proc, &s->u.wta.args, "n_, win_"));
+        }
+    } else if (level == SEMF_LEVEL_NODE) {
+        CgNet *net = cg->fn->net;
+        int g = cg_group_index(net, base->sym);
+        Type *node = type_node_of(base->sym->type);
+        emit(o, "int32_t win_ = -1;");
+        emit_range(cg, range, fmt(cg, "net->count[%d]", g), "lo_", "hi_");
+        emit(o, "const %s *N_ = net->reps[rep].nodes[%d];", cg_ctype(cg, node), g);
+        emit_open(o, "for (int32_t i_ = lo_; i_ <= hi_; i_++)");
+        emit(o, "const %s v_ = N_[i_].%s;", T, field);
+        if (wta)
+            emit(o, "if (!have_ || %s(v_, acc_)) { acc_ = v_; win_ = i_; have_ = true; }", fname);
+        else
+            emit(o, "%s", step_red);
+        emit_close(o, "%s", "");
+        if (wta) {
+            emit(o, "if (have_) %s(%s);", cg_node_fn_name(cg, net, g, s->proc),
+                 cg_args(cg, s->proc, &s->u.wta.args, "net, rep, win_"));
+            commit_if_needed(cg, s->proc, s->loc);
+        }
+    } else {
+        Symbol *ifc = base->sym;
+        emit(o, "int32_t winb_ = -1, wink_ = -1;");
+        for (int b = 0; b < cg->fn->net->nbundles; b++) {
+            const char *k = cg_fresh(cg, "k");
+            if (!open_conn_loop(cg, b, ifc, k))
+                continue;
+            emit(o, "const %s v_ = C_[%s].%s;", T, k, field);
+            if (wta)
+                emit(o, "if (!have_ || %s(v_, acc_)) { acc_ = v_; winb_ = %d; wink_ = %s; have_ = true; }",
+                     fname, b, k);
+            else
+                emit(o, "%s", step_red);
+            close_conn_loop(cg);
+        }
+        if (wta) {
+            /* the winner's record, found through its bundle */
+            emit_open(o, "if (have_)");
+            emit(o, "void *const *cs_ = net->reps[rep].conns;");
+            emit(o, "%s(%s);", cg_subr_name(cg, s->proc),
+                 cg_args(cg, s->proc, &s->u.wta.args,
+                         fmt(cg, "net, winb_, wink_, (%s *)cs_[winb_] + wink_",
+                             cg_ctype(cg, s->proc->owner))));
+            emit_close(o, "%s", "");
+        }
+    }
+    if (!wta)
+        emit(o, "if (have_) %s = acc_;", cg_lvalue(cg, s->u.reduction.into));
+    emit_close(o, "%s", "");
+}
+
+/* ---- topology statements ------------------------------------------------ */
+
+/* For a PVS ME.g[...].iface: group index, range and interface. */
+static int pvs_group(Cg *cg, Expr *pvs, Expr **range, Symbol **ifc)
+{
+    Expr *base;
+    split_multi(pvs->u.select.obj, &base, range);
+    *ifc = pvs->sym;
+    return cg_group_index(cg->fn->net, base->sym);
+}
+
+static void connect_stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    Expr *sr, *dr;
+    Symbol *si, *di;
+    int sg = pvs_group(cg, s->u.connect.from, &sr, &si);
+    int dg = pvs_group(cg, s->u.connect.to, &dr, &di);
+    int b = cg_bundle_index(cg->fn->net, sg, si, dg, di);
+    emit_open(o, "%s", "");
+    emit_range(cg, sr, fmt(cg, "net->count[%d]", sg), "slo_", "shi_");
+    emit_range(cg, dr, fmt(cg, "net->count[%d]", dg), "dlo_", "dhi_");
+    emit(o, "rt_%s(net, %d, slo_, shi_, dlo_, dhi_, %s);",
+         s->kind == STMT_CONNECT ? "connect" : "disconnect", b, cg_pos(cg, s->loc));
+    emit_close(o, "%s", "");
+}
+
+static void replicate_stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    Expr *count = s->u.replicate.count;
+    const char *pos = cg_pos(cg, s->loc);
+    switch (s->sem_flags & SEMF_LEVEL_MASK) {
+    case SEMF_LEVEL_NET: {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, s->u.replicate.obj, &netx, &repx, &cn);
+        emit_open(o, "%s", "");
+        if (type_is_integral(count->type)) {
+            emit(o, "const int32_t n_ = %s;", cg_expr(cg, count));
+            emit(o, "rt_replicate(%s, n_, n_, cp_net_work(%s), %s);", netx, netx, pos);
+        } else {
+            emit(o, "const cp_interval n_ = %s;",
+                 cg_expr_as(cg, count, cg->si->builtin[TY_INTERVAL]));
+            emit(o, "rt_replicate(%s, n_.min, n_.max, cp_net_work(%s), %s);", netx, netx, pos);
+        }
+        emit_close(o, "%s", "");
+        return;
+    }
+    case SEMF_LEVEL_NODE:
+        emit(o, "rt_request_node_replicate(net, %d, idx, %s, %s);", cg->fn->group,
+             cg_expr(cg, count), pos);
+        emit(o, "return;");
+        return;
+    default:
+        emit(o, "rt_request_conn_replicate(net, b, k, %s, %s);", cg_expr(cg, count), pos);
+        emit(o, "return;");
+        return;
+    }
+}
+
+/* ---- I/O and assignments ------------------------------------------------ */
+
+static void io_stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    Expr *pvs = s->u.io.node_side;
+    Expr *base, *range;
+    split_multi(pvs->u.select.obj, &base, &range); /* base: netobj.g */
+    Expr *netobj = base->u.select.obj;
+    if (netobj->kind == EXPR_ALLSLICE)
+        netobj = netobj->u.allslice.obj;
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, netobj, &netx, &repx, &cn);
+    int g = cg_group_index(cn, base->sym);
+    Type *node = type_node_of(base->sym->type);
+    emit_open(o, "%s", "");
+    emit(o, "rt_net *const n_ = %s;", netx);
+    emit_range(cg, range, fmt(cg, "n_->count[%d]", g), "lo_", "hi_");
+    emit(o, "rt_io_%s(n_, %d, lo_, hi_, offsetof(%s, %s), &%s, %s);",
+         s->kind == STMT_INPUT ? "input" : "output", g, cg_ctype(cg, node),
+         cg_field(cg, pvs->sym), cg_lvalue(cg, s->u.io.io), cg_pos(cg, s->loc));
+    emit_close(o, "%s", "");
+}
+
+static void connaddr_assign(Cg *cg, Stmt *s)
+{
+    Expr *ca = s->u.assign.target;
+    Expr *from = ca->u.connaddr.from, *to = ca->u.connaddr.to;
+    /* from = netobj.g1[i].o, to = netobj.g2[j].i */
+    Expr *fs = from->u.select.obj, *ts = to->u.select.obj;
+    Expr *fg = fs->u.subscript.obj, *tg = ts->u.subscript.obj;
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, fg->u.select.obj, &netx, &repx, &cn);
+    int sg = cg_group_index(cn, fg->sym), dg = cg_group_index(cn, tg->sym);
+    int b = cg_bundle_index(cn, sg, from->sym, dg, to->sym);
+    emit(cg->out, "*(%s *)rt_conn_address(%s, %d, %s, %s, %s) = %s;", cg_ctype(cg, from->sym->type),
+         netx, b, cg_expr(cg, fs->u.subscript.index), cg_expr(cg, ts->u.subscript.index),
+         cg_pos(cg, s->loc), cg_expr_as(cg, s->u.assign.value, from->sym->type));
+}
+
+static void assign_stmt(Cg *cg, Stmt *s)
+{
+    Expr *t = s->u.assign.target, *v = s->u.assign.value;
+    if (t->kind == EXPR_CONNADDR) {
+        connaddr_assign(cg, s);
+        return;
+    }
+    const char *lv = cg_lvalue(cg, t);
+    if (s->u.assign.op == ASSIGN_SET) {
+        emit(cg->out, "%s = %s;", lv, cg_expr_as(cg, v, t->type));
+        return;
+    }
+    /* a op= b: the address of a is evaluated once */
+    const char *pos = cg_pos(cg, s->loc);
+    const char *T = cg_ctype(cg, t->type);
+    const char *x = cg_expr(cg, v);
+    const char *rhs;
+    bool integral = type_is_integral(t->type);
+    const char *chk = t->type->kind == TY_INT1   ? "cp_chk_i8"
+                      : t->type->kind == TY_INT2 ? "cp_chk_i16"
+                                                 : "cp_chk_i32";
+    switch (s->u.assign.op) {
+    case ASSIGN_ADD: case ASSIGN_SUB: case ASSIGN_MUL: {
+        const char *op = s->u.assign.op == ASSIGN_ADD ? "+" : s->u.assign.op == ASSIGN_SUB ? "-" : "*";
+        rhs = integral ? fmt(cg, "%s(%s, (int64_t)*p_ %s (int64_t)%s)", chk, pos, op, x)
+                       : fmt(cg, "*p_ %s %s", op, x);
+        break;
+    }
+    case ASSIGN_DIV:
+        rhs = integral ? fmt(cg, "%s(%s, cp_div(%s, *p_, %s))", chk, pos, pos, x)
+                       : fmt(cg, "*p_ / %s", x);
+        break;
+    default:
+        rhs = integral ? fmt(cg, "%s(%s, cp_mod(%s, *p_, %s))", chk, pos, pos, x)
+                       : fmt(cg, "cp_fmod_real(*p_, %s)", x);
+        break;
+    }
+    emit(cg->out, "{ %s *p_ = &%s; *p_ = %s; }", T, lv, rhs);
+}
+
+/* ---- control flow ------------------------------------------------------ */
+
+static void stmt(Cg *cg, Stmt *s);
+
+static void for_stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    Expr *var = s->u.for_.var;
+    const char *v = cg_lvalue(cg, var);
+    bool down = s->u.for_.dir == FOR_DOWNTO;
+    emit_open(o, "%s", "");
+    emit(o, "%s = %s;", v, cg_expr_as(cg, s->u.for_.from, var->type));
+    emit(o, "const int64_t to_ = %s;", cg_expr(cg, s->u.for_.to));
+    emit_open(o, "while (%s %s to_)", v, down ? ">=" : "<=");
+    cg_block(cg, s->u.for_.body);
+    if (s->u.for_.until_cond)
+        emit(o, "if (%s) break;", cg_expr(cg, s->u.for_.until_cond));
+    /* stop before stepping past the bound (no overflow at the type's end) */
+    emit(o, "if (%s == to_) break;", v);
+    emit(o, "%s%s;", v, down ? "--" : "++");
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
+static void stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    cg_line(cg, s->loc);
+    switch (s->kind) {
+    case STMT_ASSIGN:
+        assign_stmt(cg, s);
+        break;
+    case STMT_INPUT:
+    case STMT_OUTPUT:
+        io_stmt(cg, s);
+        break;
+    case STMT_CALL:
+        emit(o, "%s(%s);", cg_subr_name(cg, s->u.call.call->sym),
+             cg_args(cg, s->u.call.call->sym, &s->u.call.call->u.call.args, NULL));
+        break;
+    case STMT_OBJCALL:
+        objcall_stmt(cg, s->u.call.call);
+        break;
+    case STMT_MULTICALL:
+        /* the components may run in any order: one after the other, each
+           parallel inside */
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            objcall_stmt(cg, VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_REDUCTION:
+        combine(cg, s, false);
+        break;
+    case STMT_WTA:
+        combine(cg, s, true);
+        break;
+    case STMT_RETURN:
+        if (s->u.ret.value && cg->fn && cg->fn->subr->result)
+            emit(o, "return %s;", cg_expr_as(cg, s->u.ret.value, cg->fn->subr->result));
+        else
+            emit(o, "return;");
+        break;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            if (i == 0)
+                emit_open(o, "if (%s)", cg_expr(cg, arm->cond));
+            else
+                emit_open(o, "else if (%s)", cg_expr(cg, arm->cond));
+            cg_block(cg, arm->body);
+            emit_close(o, "%s", "");
+        }
+        if (s->u.if_.else_body) {
+            emit_open(o, "else");
+            cg_block(cg, s->u.if_.else_body);
+            emit_close(o, "%s", "");
+        }
+        break;
+    case STMT_LOOP:
+        emit_open(o, "for (;;)");
+        if (s->u.loop.while_cond)
+            emit(o, "if (!%s) break;", cg_expr(cg, s->u.loop.while_cond));
+        cg_block(cg, s->u.loop.body);
+        if (s->u.loop.until_cond)
+            emit(o, "if (%s) break;", cg_expr(cg, s->u.loop.until_cond));
+        emit_close(o, "%s", "");
+        break;
+    case STMT_FOR:
+        for_stmt(cg, s);
+        break;
+    case STMT_BREAK:
+        emit(o, "break;");
+        break;
+    case STMT_REPLICATE:
+        replicate_stmt(cg, s);
+        break;
+    case STMT_EXTEND: {
+        Expr *g = s->u.replicate.obj;
+        emit(o, "rt_extend(net, %d, %s, %s);", cg_group_index(cg->fn->net, g->sym),
+             cg_expr(cg, s->u.replicate.count), cg_pos(cg, s->loc));
+        break;
+    }
+    case STMT_CONNECT:
+    case STMT_DISCONNECT:
+        connect_stmt(cg, s);
+        break;
+    case STMT_MERGE: {
+        const char *netx, *repx;
+        CgNet *cn;
+        cg_net_object(cg, s->u.merge.obj, &netx, &repx, &cn);
+        emit(o, "rt_merge(%s, %s);", netx, cg_pos(cg, s->loc));
+        break;
+    }
+    default:
+        cg_unsupported(cg, s->loc, "this statement");
+    }
+}
+
+/* Local data objects: declared zeroed (so that reading an uninitialized
+ * CuPit variable is deterministic), then initialized in textual order. */
+void cg_locals(Cg *cg, Block *b)
+{
+    Emitter *o = cg->out;
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++) {
+            InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+            Symbol *sym = id->sym;
+            if (sym->access == ACCESS_IO)
+                emit(o, "cp_io %s = {NULL, 0, sizeof(%s)};", cg_local(cg, sym),
+                     cg_ctype(cg, sym->type));
+            else
+                emit(o, "%s %s = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
+        }
+    }
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++) {
+            InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+            Symbol *sym = id->sym;
+            if (sym->access == ACCESS_IO)
+                continue;
+            cg_line(cg, id->id.loc);
+            cg_emit_default_init(cg, sym->type, cg_local(cg, sym));
+            if (id->init)
+                emit(o, "%s = %s;", cg_local(cg, sym), cg_expr_as(cg, id->init, sym->type));
+        }
+    }
+}
+
+void cg_block(Cg *cg, Block *b)
+{
+    if (!b)
+        return;
+    emit_open(cg->out, "%s", "");
+    cg_locals(cg, b);
+    for (int i = 0; i < b->stmts.len; i++)
+        stmt(cg, VEC_AT(b->stmts, i, Stmt));
+    emit_close(cg->out, "%s", "");
+}

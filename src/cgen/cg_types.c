@@ -1,0 +1,226 @@
+/* cg_types.c -- C names, C types and element initializers.
+ *
+ * Every CuPit type gets one C type: simple types map to the cp_* typedefs
+ * of cupit_rt.h, SYMBOLIC types to cp_int with one enumerator per value,
+ * RECORD/NODE/CONNECTION/NETWORK types to structs of their data elements
+ * (node groups and interfaces live in the runtime's network storage, not in
+ * the structs), ARRAY types to a struct wrapping a C array so that arrays
+ * assign and pass by value like every other CuPit value. */
+#include <string.h>
+
+#include "cg_internal.h"
+
+/* C keywords and the lowercase macros of the headers generated code
+ * includes; a CuPit name equal to one of these gets a trailing '_'. */
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if",
+    "inline", "int", "long", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "offsetof", "errno", "assert", "me", "you", "net", "rep", "idx",
+    "main", "asm", "typeof", NULL,
+};
+
+const char *cg_cident(Cg *cg, const char *name)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(reserved[i], name) == 0)
+            return arena_printf(cg->arena, "%s_", name);
+    return name;
+}
+
+const char *cg_field(Cg *cg, const Symbol *elem)
+{
+    return cg_cident(cg, elem->name);
+}
+
+const char *cg_local(Cg *cg, const Symbol *sym)
+{
+    return arena_printf(cg->arena, "v_%s", sym->cname ? sym->cname : sym->name);
+}
+
+const char *cg_global(Cg *cg, const Symbol *sym)
+{
+    return arena_printf(cg->arena, "cpG_%s", sym->name);
+}
+
+const char *cg_subr_name(Cg *cg, const Symbol *s)
+{
+    switch (s->kind) {
+    case SYM_PROC:
+    case SYM_FUNC:
+        return s->external ? s->name : arena_printf(cg->arena, "cpF_%s", s->name);
+    case SYM_REDUCTION:
+        return arena_printf(cg->arena, "cpR_%s", s->name);
+    case SYM_WTA:
+        return arena_printf(cg->arena, "cpW_%s", s->name);
+    case SYM_OBJPROC:
+    case SYM_OBJFUNC:
+        return arena_printf(cg->arena, "cpM_%s_%s", s->owner->name, s->name);
+    case SYM_MERGE:
+        return arena_printf(cg->arena, "cpMerge_%s", s->owner->name);
+    default:
+        cp_unreachable();
+    }
+}
+
+const char *cg_node_fn_name(Cg *cg, CgNet *net, int group, const Symbol *subr)
+{
+    const Symbol *g = VEC_AT(net->groups, group, Symbol);
+    return arena_printf(cg->arena, "cpN_%s_%s_%s", net->type->name, g->name, subr->name);
+}
+
+const char *cg_init_fn_name(Cg *cg, const Type *t)
+{
+    return arena_printf(cg->arena, "cpI_%s", t->name);
+}
+
+const char *cg_ctype(Cg *cg, const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT1: return "cp_int1";
+    case TY_INT2: return "cp_int2";
+    case TY_INT: return "cp_int";
+    case TY_REAL: return "cp_real";
+    case TY_BOOL: return "cp_bool";
+    case TY_STRING: return "cp_string";
+    case TY_OPAQUE: return "cp_opaque";
+    case TY_INTERVAL1: return "cp_interval1";
+    case TY_INTERVAL2: return "cp_interval2";
+    case TY_INTERVAL: return "cp_interval";
+    case TY_REALERVAL: return "cp_realerval";
+    case TY_SYMBOLIC:
+    case TY_RECORD:
+    case TY_NODE:
+    case TY_CONNECTION:
+    case TY_NETWORK:
+    case TY_ARRAY:
+        return arena_printf(cg->arena, "cpT_%s", t->name);
+    default:
+        return "void";
+    }
+}
+
+/* Whether objects of type t get anything from element initializers. */
+bool cg_type_has_init(Cg *cg, const Type *t)
+{
+    switch (t->kind) {
+    case TY_ARRAY:
+        return cg_type_has_init(cg, t->elem);
+    case TY_RECORD:
+    case TY_NODE:
+    case TY_CONNECTION:
+    case TY_NETWORK:
+        for (int i = 0; i < t->elems.len; i++) {
+            Symbol *e = VEC_AT(t->elems, i, Symbol);
+            if (type_is_node_collection(e->type))
+                continue;
+            if ((e->init && e->init->init) || cg_type_has_init(cg, e->type))
+                return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+void cg_emit_default_init(Cg *cg, const Type *t, const char *lv)
+{
+    if (!cg_type_has_init(cg, t))
+        return;
+    if (t->kind == TY_ARRAY) {
+        const char *i = cg_fresh(cg, "i");
+        emit_open(cg->out, "for (int32_t %s = 0; %s < %lld; %s++)", i, i,
+                  (long long)t->size, i);
+        cg_emit_default_init(cg, t->elem, arena_printf(cg->arena, "(%s).a[%s]", lv, i));
+        emit_close(cg->out, "%s", "");
+        return;
+    }
+    emit(cg->out, "%s(NULL, &(%s));", cg_init_fn_name(cg, t), lv);
+}
+
+static bool is_struct_type(const Type *t)
+{
+    return t->kind == TY_RECORD || t->kind == TY_NODE || t->kind == TY_CONNECTION ||
+           t->kind == TY_NETWORK;
+}
+
+static void emit_struct(Cg *cg, Type *t)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "typedef struct cpT_%s", t->name);
+    int fields = 0;
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (type_is_node_collection(e->type))
+            continue; /* node groups live in the network storage */
+        emit(o, "%s %s;", cg_ctype(cg, e->type), cg_field(cg, e));
+        fields++;
+    }
+    if (fields == 0)
+        emit(o, "char cp_empty; /* C structs cannot be empty */");
+    emit_close(o, " cpT_%s;", t->name);
+}
+
+void cg_emit_types(Cg *cg)
+{
+    Emitter *o = cg->out;
+    emit_directive(o, "/* ===== types ===== */");
+    for (int i = 0; i < cg->si->types.len; i++) {
+        Type *t = VEC_AT(cg->si->types, i, Type);
+        if (t->kind == TY_SYMBOLIC) {
+            emit(o, "typedef cp_int cpT_%s;", t->name);
+            emit_open(o, "enum");
+            for (int v = 0; v < t->values.len; v++) {
+                Symbol *s = VEC_AT(t->values, v, Symbol);
+                emit(o, "cpE_%s_%s = %d,", t->name, s->name, v);
+            }
+            emit_close(o, ";");
+        } else if (is_struct_type(t)) {
+            emit_struct(cg, t);
+        } else if (t->kind == TY_ARRAY && !type_is_node_collection(t)) {
+            if (type_is_node_collection(t->elem)) {
+                cg_unsupported(cg, t->decl ? t->decl->loc : (Loc){0},
+                               "arrays of node arrays");
+                continue;
+            }
+            emit(o, "typedef struct cpT_%s { %s a[%lld]; } cpT_%s;", t->name,
+                 cg_ctype(cg, t->elem), (long long)t->size, t->name);
+        }
+    }
+    emit(o, "%s", "");
+}
+
+/* The element initializers of one struct type, as an rt_init_fn. */
+static void emit_init_fn(Cg *cg, Type *t)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "static void %s(rt_net *net, void *rec)", cg_init_fn_name(cg, t));
+    emit(o, "cpT_%s *p = rec;", t->name);
+    emit(o, "(void)net;");
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (type_is_node_collection(e->type))
+            continue;
+        const char *lv = arena_printf(cg->arena, "p->%s", cg_field(cg, e));
+        if (e->init && e->init->init) {
+            cg_line(cg, e->init->init->loc);
+            emit(o, "%s = %s;", lv, cg_expr_as(cg, e->init->init, e->type));
+        } else {
+            cg_emit_default_init(cg, e->type, lv);
+        }
+    }
+    emit_close(o, "%s", "");
+    emit(o, "%s", "");
+}
+
+void cg_emit_type_inits(Cg *cg)
+{
+    emit_directive(cg->out, "/* ===== element initializers ===== */");
+    for (int i = 0; i < cg->si->types.len; i++) {
+        Type *t = VEC_AT(cg->si->types, i, Type);
+        if (is_struct_type(t) && cg_type_has_init(cg, t))
+            emit_init_fn(cg, t);
+    }
+}
