@@ -1,9 +1,10 @@
 /* main.c -- the cupitc driver.
  *
  * Pipeline: read source -> parse (front end) -> semantic analysis ->
- * lowering -> C emission -> system C compiler.  Each phase reports through
- * diag.h; the driver stops after the first phase with errors.  Exit status:
- * 0 success, 1 errors in the input, 2 usage errors. */
+ * C emission -> system C compiler.  Each phase reports through diag.h; the
+ * driver stops after the first phase with errors.  Exit status: 0 success,
+ * 1 errors in the input (or a failed C compilation), 2 usage errors. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,32 +13,63 @@
 
 #include "cupitc/arena.h"
 #include "cupitc/ast.h"
+#include "cupitc/cgen.h"
 #include "cupitc/diag.h"
+#include "cupitc/emit.h"
 #include "cupitc/parse.h"
+#include "cupitc/sema.h"
+#include "cupitc/toolchain.h"
 
 #define CUPITC_VERSION "0.1.0"
 
 enum { EXIT_INPUT_ERROR = 1, EXIT_USAGE = 2 };
 
+typedef enum Stop {
+    STOP_LINK,    /* default: an executable */
+    STOP_OBJECT,  /* -c */
+    STOP_C,       /* -S / --emit-c */
+    STOP_SYNTAX,  /* -fsyntax-only: parse and analyse */
+} Stop;
+
 typedef struct Options {
     const char *input;
     const char *output;
-    bool syntax_only;
+    Stop stop;
     bool dump_ast;   /* --dump-ast: the tree after semantic analysis */
     bool dump_parse; /* --dump-parse: the tree as parsed */
+    bool line_directives;
+    bool openmp;
+    bool checks;
+    bool debug;
+    bool verbose;
+    const char *opt_level;
     int error_limit;
+    const char **extra; /* C files, objects, -l, -L, -Xcc arguments */
+    int nextra;
 } Options;
 
 static void usage(FILE *out)
 {
     fputs("usage: cupitc [options] FILE.nn [more.c ...] [-o OUT]\n"
           "\n"
-          "Compiles a CuPit program to an executable (C with OpenMP, then the\n"
-          "system C compiler).\n"
+          "Compiles a CuPit program to an executable: C with OpenMP, then the\n"
+          "system C compiler ($CC, default cc) and the cupitc runtime library.\n"
           "\n"
           "options:\n"
-          "  -o FILE            write the output to FILE\n"
+          "  -o FILE            write the output to FILE (default a.out, FILE.c with -S,\n"
+          "                     FILE.o with -c)\n"
+          "  -S, --emit-c       write the generated C and stop\n"
+          "  -c                 stop at the object file\n"
           "  -fsyntax-only      check the program, produce no output\n"
+          "  -O0 -O1 -O2 -O3    optimisation of the C compiler (default -O2)\n"
+          "  -g                 debuggable output (#line directives name the .nn file)\n"
+          "  -v                 show the C compiler command\n"
+          "  --no-line          no #line directives in the generated C\n"
+          "  --no-openmp        build without OpenMP (serial program)\n"
+          "  --no-checks        drop the integer overflow and index checks\n"
+          "  -lLIB, -LDIR       passed to the linker\n"
+          "  -Xcc FLAG          pass FLAG to the C compiler\n"
+          "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
           "  --dump-parse       print the syntax tree as parsed and stop\n"
           "  --dump-ast         print the analysed syntax tree and stop\n"
           "  -ferror-limit=N    stop after N errors (default 20, 0 = no limit)\n"
@@ -56,10 +88,31 @@ static bool parse_int_arg(const char *s, int *out)
     return true;
 }
 
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static void add_extra(Options *o, const char *a)
+{
+    const char **v = realloc(o->extra, (size_t)(o->nextra + 1) * sizeof *v);
+    if (!v) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    v[o->nextra++] = a;
+    o->extra = v;
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
     o->error_limit = 20;
+    o->line_directives = true;
+    o->openmp = true;
+    o->checks = true;
+    o->opt_level = "-O2";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -69,25 +122,54 @@ static int parse_args(int argc, char **argv, Options *o)
             printf("cupitc " CUPITC_VERSION "\n");
             return 0;
         } else if (strcmp(a, "-fsyntax-only") == 0) {
-            o->syntax_only = true;
+            o->stop = STOP_SYNTAX;
+        } else if (strcmp(a, "-S") == 0 || strcmp(a, "--emit-c") == 0) {
+            o->stop = STOP_C;
+        } else if (strcmp(a, "-c") == 0) {
+            o->stop = STOP_OBJECT;
         } else if (strcmp(a, "--dump-ast") == 0) {
             o->dump_ast = true;
         } else if (strcmp(a, "--dump-parse") == 0) {
             o->dump_parse = true;
+        } else if (strcmp(a, "--no-line") == 0) {
+            o->line_directives = false;
+        } else if (strcmp(a, "--no-openmp") == 0) {
+            o->openmp = false;
+        } else if (strcmp(a, "--no-checks") == 0) {
+            o->checks = false;
+        } else if (strcmp(a, "-g") == 0) {
+            o->debug = true;
+        } else if (strcmp(a, "-v") == 0) {
+            o->verbose = true;
+        } else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O1") == 0 || strcmp(a, "-O2") == 0 ||
+                   strcmp(a, "-O3") == 0 || strcmp(a, "-Os") == 0 || strcmp(a, "-O") == 0) {
+            o->opt_level = a;
         } else if (strncmp(a, "-ferror-limit=", 14) == 0) {
             if (!parse_int_arg(a + 14, &o->error_limit)) {
                 fprintf(stderr, "cupitc: error: invalid value in '%s'\n", a);
                 return EXIT_USAGE;
             }
-        } else if (strcmp(a, "-o") == 0) {
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "-Xcc") == 0) {
             if (++i == argc) {
-                fprintf(stderr, "cupitc: error: missing file name after '-o'\n");
+                fprintf(stderr, "cupitc: error: missing argument after '%s'\n", a);
                 return EXIT_USAGE;
             }
-            o->output = argv[i];
+            if (a[1] == 'o')
+                o->output = argv[i];
+            else
+                add_extra(o, argv[i]);
+        } else if ((strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0) && a[2] != '\0') {
+            add_extra(o, a);
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
             return EXIT_USAGE;
+        } else if (has_suffix(a, ".c") || has_suffix(a, ".o") || has_suffix(a, ".a") ||
+                   has_suffix(a, ".so")) {
+            if (access(a, R_OK) != 0) {
+                fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", a, strerror(errno));
+                return EXIT_USAGE;
+            }
+            add_extra(o, a);
         } else if (o->input) {
             fprintf(stderr, "cupitc: error: more than one CuPit source file ('%s' and '%s')\n",
                     o->input, a);
@@ -103,12 +185,106 @@ static int parse_args(int argc, char **argv, Options *o)
     return -1;
 }
 
+/* "dir/prog.nn" -> "prog" + suffix. */
+static char *derived_name(const char *input, const char *suffix)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t n = strlen(base);
+    if (has_suffix(base, ".nn"))
+        n -= 3;
+    char *s = malloc(n + strlen(suffix) + 1);
+    if (!s) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    memcpy(s, base, n);
+    strcpy(s + n, suffix);
+    return s;
+}
+
+/* Emits C and runs the C compiler as the options ask. */
+static int generate(const Options *opt, Program *prog, const char *argv0)
+{
+    Emitter em;
+    emit_init(&em);
+    CgOptions cgo = {.line_directives = opt->line_directives, .checks = opt->checks,
+                     .source_name = opt->input};
+    if (!cg_generate(prog, &cgo, &em)) {
+        emit_free(&em);
+        return EXIT_INPUT_ERROR;
+    }
+    int status = 0;
+    if (opt->stop == STOP_C) {
+        char *out = opt->output ? NULL : derived_name(opt->input, ".c");
+        const char *path = opt->output ? opt->output : out;
+        if (!emit_write_file(&em, path)) {
+            fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", path, strerror(errno));
+            status = EXIT_INPUT_ERROR;
+        }
+        free(out);
+        emit_free(&em);
+        return status;
+    }
+
+    char *lib_dir = NULL, *inc_dir = NULL;
+    if (!tool_find_runtime(argv0, &lib_dir, &inc_dir)) {
+        emit_free(&em);
+        return EXIT_INPUT_ERROR;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/cupitc-XXXXXX.c", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemps(tmpl, 2);
+    if (fd < 0) {
+        fprintf(stderr, "cupitc: error: cannot create a temporary file: %s\n", strerror(errno));
+        free(lib_dir);
+        free(inc_dir);
+        emit_free(&em);
+        return EXIT_INPUT_ERROR;
+    }
+    close(fd);
+    if (!emit_write_file(&em, tmpl)) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", tmpl, strerror(errno));
+        status = EXIT_INPUT_ERROR;
+    } else {
+        char *def_out = opt->output ? NULL
+                                    : (opt->stop == STOP_OBJECT ? derived_name(opt->input, ".o")
+                                                                : strdup("a.out"));
+        ToolOptions to = {
+            .c_file = tmpl,
+            .output = opt->output ? opt->output : def_out,
+            .stage = opt->stop == STOP_OBJECT ? STAGE_OBJECT : STAGE_LINK,
+            .opt_level = opt->opt_level,
+            .debug = opt->debug,
+            .openmp = opt->openmp,
+            .verbose = opt->verbose,
+            .extra = opt->extra,
+            .nextra = opt->nextra,
+            .user_files = false,
+        };
+        for (int i = 0; i < opt->nextra; i++)
+            if (opt->extra[i][0] != '-')
+                to.user_files = true;
+        if (!tool_compile(&to, lib_dir, inc_dir))
+            status = EXIT_INPUT_ERROR;
+        free(def_out);
+    }
+    unlink(tmpl);
+    free(lib_dir);
+    free(inc_dir);
+    emit_free(&em);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     Options opt = {0};
     int status = parse_args(argc, argv, &opt);
-    if (status >= 0)
+    if (status >= 0) {
+        free(opt.extra);
         return status;
+    }
 
     diag_configure(&(DiagOptions){
         .out = stderr,
@@ -120,6 +296,7 @@ int main(int argc, char **argv)
     SourceFile *src = source_read(opt.input, &why);
     if (!src) {
         fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", opt.input, why);
+        free(opt.extra);
         return EXIT_INPUT_ERROR;
     }
 
@@ -129,17 +306,18 @@ int main(int argc, char **argv)
     status = 0;
     if (diag_error_count() > 0) {
         status = EXIT_INPUT_ERROR;
-    } else if (opt.dump_parse || opt.dump_ast) {
-        /* Semantic analysis is not part of this build yet, so --dump-ast
-         * shows the tree as parsed too. */
+    } else if (opt.dump_parse) {
         ast_dump(stdout, prog, NULL);
-    } else if (!opt.syntax_only) {
-        fprintf(stderr, "cupitc: error: code generation is not available in this "
-                        "build; use -fsyntax-only or --dump-ast\n");
-        status = EXIT_USAGE;
+    } else if (!sema_analyze(prog, arena) || diag_error_count() > 0) {
+        status = EXIT_INPUT_ERROR;
+    } else if (opt.dump_ast) {
+        ast_dump(stdout, prog, sema_type_name);
+    } else if (opt.stop != STOP_SYNTAX) {
+        status = generate(&opt, prog, argv[0]);
     }
 
     arena_free(arena);
     source_free(src);
+    free(opt.extra);
     return status;
 }

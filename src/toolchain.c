@@ -156,8 +156,12 @@ bool tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir
             ;
         ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
         if (!ok) {
-            fputs("cupitc: internal error: the C compiler failed on generated code; "
-                  "command was:\n  ", stderr);
+            /* With user C files the failure may well be theirs; without,
+             * generated code failed to compile, which is a compiler bug. */
+            fputs(o->user_files ? "cupitc: error: C compilation failed; command was:\n  "
+                                : "cupitc: internal error: the C compiler failed on generated "
+                                  "code; command was:\n  ",
+                  stderr);
             print_command(stderr, &a);
         }
     } else {

@@ -23,6 +23,7 @@ typedef struct ToolOptions {
     bool verbose;           /* print the command */
     const char **extra;     /* user .c/.o files, -l, -L, -Xcc flags */
     int nextra;
+    bool user_files;        /* extra holds user C or object files */
 } ToolOptions;
 
 /* Locates the runtime; returns false with a message printed if missing. */

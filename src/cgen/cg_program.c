@@ -435,7 +435,8 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
     Cg cg = {.prog = prog, .si = prog->sema, .arena = prog->sema->arena, .opts = *opts,
              .out = out};
     if (!cg.si->program) {
-        diag_error((Loc){prog->file, 0, 0}, "no procedure 'program'");
+        Loc whole_file = {.file = prog->file};
+        diag_error(whole_file, "no procedure 'program'");
         return false;
     }
     compute_may_topo(&cg);
