@@ -64,11 +64,14 @@ typedef struct cp_realerval { cp_real min, max; } cp_realerval;
 /* An I/O area (a CuPit "X IO" object).  EXTERNAL code allocates and fills
  * it; I/O assignments read and write `data` as `count` elements of
  * `elem_size` bytes, replicate-major then node index: the value for node k
- * of replicate r is element r * nodes + k. */
+ * of replicate r is element r * per_rep + k (r * nodes + k when per_rep is
+ * 0).  A zero-initialized cp_io is an empty area (data == NULL). */
 typedef struct cp_io {
     void *data;
     int32_t count;    /* number of elements allocated */
     size_t elem_size; /* bytes per element */
+    int32_t per_rep;  /* values per replicate, 0 if not fixed; when set, an
+                         I/O assignment must cover exactly per_rep nodes */
 } cp_io;
 
 /* ---- source positions and run-time errors ---------------------------- */
@@ -240,11 +243,14 @@ void rt_request_node_replicate(rt_net *net, int32_t g, int32_t i, int32_t n,
 void rt_request_conn_replicate(rt_net *net, int32_t b, int32_t k, int32_t n,
                                rt_srcpos where);
 
-/* REPLICATE net INTO lo...hi (lo == hi for a single count).  Chooses the
- * count for an interval (see docs/replication.md).  In state R(k) only
+/* REPLICATE net INTO n (interval false, lo == hi == n) or INTO lo...hi
+ * (interval true).  Chooses the count for an interval from rt_threads() and
+ * work_hint, the estimated work of one replicate per parallel call (0: the
+ * runtime uses nodes + connections); see docs/replication.md.  In state U,
+ * INTO 1 changes nothing while INTO 1...1 enters R(1).  In state R(k) only
  * INTO 1 is allowed: it merges into one exemplar and returns to state U. */
-void rt_replicate(rt_net *net, int32_t lo, int32_t hi, int64_t work_hint,
-                  rt_srcpos where);
+void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
+                  int64_t work_hint, rt_srcpos where);
 /* MERGE net: merge all replicates (tree order) into replicate 0, then copy
  * the result to all replicates. */
 void rt_merge(rt_net *net, rt_srcpos where);

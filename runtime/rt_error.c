@@ -1,0 +1,66 @@
+/* rt_error.c -- run-time errors of generated programs.
+ *
+ * Every detected run-time error prints one line
+ *   file.nn:line: run-time error: message
+ * on stderr and ends the program with exit status 3.  The first error wins:
+ * other threads that fail at the same time wait until the process is gone.
+ */
+#include "rt_internal.h"
+
+#include <inttypes.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static atomic_flag error_reported = ATOMIC_FLAG_INIT;
+
+_Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
+{
+    if (atomic_flag_test_and_set(&error_reported)) {
+        /* Another thread is reporting and will end the process. */
+        for (;;)
+            pause();
+    }
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (where.file)
+        fprintf(stderr, "%s:%" PRId32 ": run-time error: %s\n", where.file,
+                where.line, msg);
+    else
+        fprintf(stderr, "%s: run-time error: %s\n",
+                rt_opt.program ? rt_opt.program : "cupit", msg);
+    fflush(stderr);
+    /* exit() from inside a team would run atexit handlers while other
+     * threads still use the data they release. */
+    if (omp_in_parallel())
+        _exit(RT_EXIT_RUNTIME);
+    exit(RT_EXIT_RUNTIME);
+}
+
+_Noreturn void rt_out_of_memory(rt_srcpos where, size_t bytes)
+{
+    rt_error(where, "out of memory (allocating %zu bytes, %zu in use)", bytes,
+             rt_bytes_in_use());
+}
+
+_Noreturn void rt_div_by_zero(rt_srcpos where)
+{
+    rt_error(where, "division by zero");
+}
+
+_Noreturn void rt_index_error(rt_srcpos where, const char *what, int64_t index,
+                              int64_t size)
+{
+    if (size <= 0)
+        rt_error(where, "%s index %" PRId64 " out of range (it is empty)",
+                 what, index);
+    rt_error(where, "%s index %" PRId64 " out of range 0...%" PRId64, what,
+             index, size - 1);
+}

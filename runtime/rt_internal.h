@@ -1,0 +1,129 @@
+/* rt_internal.h -- declarations shared between the files of libcupitrt.
+ *
+ * Not part of the ABI: generated code includes only cupit_rt.h.  Holds the
+ * parsed program options, the memory limit hook, and the connection-list
+ * machinery that every topology change (CONNECT, EXTEND, REPLICATE ME, ...)
+ * uses to rebuild a bundle's CSR arrays.
+ */
+#ifndef CUPIT_RT_INTERNAL_H
+#define CUPIT_RT_INTERNAL_H
+
+#include "cupit_rt.h"
+
+#include <stdio.h>
+
+/* Exit statuses of generated programs (docs/running.md). */
+enum { RT_EXIT_OK = 0, RT_EXIT_USAGE = 2, RT_EXIT_RUNTIME = 3 };
+
+/* ---- options (rt_options.c) ------------------------------------------- */
+
+typedef struct rt_data_alias {
+    const char *name; /* name passed to openDatafile, e.g. "Data" */
+    const char *file; /* the file it stands for */
+} rt_data_alias;
+
+typedef struct rt_param {
+    const char *name, *value;
+    bool used; /* queried by intParam/realParam (unused ones are reported) */
+} rt_param;
+
+enum { RT_MAX_ALIASES = 16, RT_MAX_PARAMS = 32 };
+
+typedef struct rt_options {
+    const char *program;     /* program name for messages */
+    uint64_t seed;
+    int threads;             /* 0: OpenMP default */
+    bool bias;               /* prepend a constant input column */
+    double bias_value;
+    int64_t max_epochs;      /* 0: no limit */
+    const char *protocol;    /* protocol file, or NULL */
+    size_t memory_limit;     /* 0: none */
+    int naliases;
+    rt_data_alias aliases[RT_MAX_ALIASES];
+    int nparams;
+    rt_param params[RT_MAX_PARAMS];
+} rt_options;
+
+extern rt_options rt_opt;
+
+/* Fills rt_opt from argv and the environment; returns 0, or the exit status
+ * for --help (0 after printing usage) / a bad option (2, after a message).
+ * `done` is set when the program must stop (help or error). */
+int rt_parse_options(int argc, char **argv, bool *done);
+/* The file an openDatafile name refers to (the name itself if no alias). */
+const char *rt_data_file(const char *name);
+/* Value of --param NAME=VALUE, or NULL; marks it used. */
+const char *rt_param_value(const char *name);
+
+/* ---- run-time errors without a source position ------------------------- */
+
+/* The position used by library routines that have no .nn position. */
+#define RT_NOWHERE ((rt_srcpos){ NULL, 0 })
+
+/* ---- memory (rt_memory.c) ---------------------------------------------- */
+
+void rt_set_memory_limit(size_t bytes); /* 0 = unlimited */
+
+/* ---- random numbers (rt_random.c) -------------------------------------- */
+
+/* Re-creates the per-thread streams for the current thread count. */
+void rt_random_setup(uint64_t seed);
+void rt_random_release(void);
+
+/* ---- stdlib state (stdlib_*.c) ----------------------------------------- */
+
+void rt_stdlib_release(void);  /* data sets and I/O areas */
+void rt_protocol_close(void);
+
+/* ---- bundle rebuilding (rt_storage.c) ---------------------------------- */
+
+/* A complete new connection list of one bundle, in destination order then
+ * source order.  `from[k]` is the index of the old connection whose record
+ * connection k takes (a copy), or -1 for a new, zero-filled connection. */
+typedef struct rt_conn_list {
+    int32_t ndst;       /* destination nodes after the change */
+    int32_t *dst_start; /* [ndst + 1] */
+    int32_t n;          /* connections */
+    int32_t *src;       /* [n] source node of each connection */
+    int32_t *from;      /* [n] */
+} rt_conn_list;
+
+/* Allocates the arrays of a list for ndst destinations and n connections. */
+void rt_conn_list_init(rt_conn_list *list, int32_t ndst, int64_t n,
+                       rt_srcpos where, const char *what);
+void rt_conn_list_release(rt_conn_list *list);
+
+/* Makes `list` the topology of bundle b (source group now has nsrc nodes):
+ * moves the records of replicate 0, rebuilds the by-source index and the
+ * dense flag.  The list keeps `from` and `dst_start`; `src` moves into the
+ * bundle (list->src becomes NULL). */
+void rt_bundle_install(rt_net *net, int32_t b, rt_conn_list *list,
+                       int32_t nsrc, rt_srcpos where);
+
+/* Renumbering of one group: old node i becomes ncopy[i] nodes starting at
+ * new index first[i]; new node j stems from origin[j]. */
+typedef struct rt_group_map {
+    int32_t old_n, new_n;
+    int32_t *first, *ncopy, *origin;
+} rt_group_map;
+
+/* Applies the renumbering of group g to every bundle touching it and to
+ * the node records (copies), then frees the map's arrays. */
+void rt_group_renumber(rt_net *net, int32_t g, rt_group_map *map,
+                       rt_srcpos where);
+
+/* Grows the node capacity of group g to at least `need` nodes. */
+void rt_group_reserve(rt_net *net, int32_t g, int64_t need, rt_srcpos where);
+
+/* Calls the bundle's initializer for the new connections at the given
+ * positions, ordered by source index, then destination index. */
+void rt_init_new_conns(rt_net *net, int32_t b, const rt_conn_list *list);
+
+/* The replicate count for INTO lo...hi (rt_replicate.c, docs/replication.md). */
+int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads);
+
+/* Common state checks with their run-time error messages. */
+void rt_require_unreplicated(const rt_net *net, const char *what,
+                             rt_srcpos where);
+
+#endif

@@ -1,0 +1,287 @@
+/* rt_options.c -- start-up and end of a generated program.
+ *
+ * rt_init parses the options every generated program understands (see
+ * docs/running.md) and the matching environment variables, sets the
+ * thread count and seeds the random streams; rt_finish flushes and
+ * releases.  Command-line options override the environment.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RT_DEFAULT_SEED = 1 };
+
+rt_options rt_opt = { .program = "cupit", .seed = RT_DEFAULT_SEED,
+                      .bias_value = 1.0 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s [options]\n"
+            "  --seed N             seed of RANDOM (default %d; env CUPIT_SEED)\n"
+            "  --threads N          OpenMP threads (env OMP_NUM_THREADS)\n"
+            "  --data FILE          file for the data set named \"Data\"\n"
+            "  --data NAME=FILE     file for the data set NAME (env CUPIT_DATA)\n"
+            "  --bias[=C]           prepend a constant input column C (default 1.0)\n"
+            "  --max-epochs N       stop cleanly after epoch N of protocolError\n"
+            "                       (env CUPIT_MAX_EPOCHS)\n"
+            "  --protocol FILE      write epoch, error, errors as tab-separated\n"
+            "                       lines to FILE (env CUPIT_PROTOCOL)\n"
+            "  --param NAME=VALUE   value for intParam/realParam (repeatable)\n"
+            "  --memory-limit N     fail with \"out of memory\" beyond N bytes\n"
+            "                       (suffix k, M or G)\n"
+            "  --help               print this text\n",
+            rt_opt.program, RT_DEFAULT_SEED);
+}
+
+/* Reports a usage error; returns the exit status for it. */
+__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", rt_opt.program);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(run '%s --help' for the options)\n", rt_opt.program);
+    va_end(ap);
+    return RT_EXIT_USAGE;
+}
+
+static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *s == '-')
+        return false;
+    unsigned long long scale = 1;
+    if (*end == 'k' || *end == 'K')
+        scale = 1ull << 10, end++;
+    else if (*end == 'M')
+        scale = 1ull << 20, end++;
+    else if (*end == 'G')
+        scale = 1ull << 30, end++;
+    if (*end || v > SIZE_MAX / scale)
+        return false;
+    *out = (size_t)(v * scale);
+    return true;
+}
+
+/* --data ARG: "FILE" is the file for "Data", "NAME=FILE" for NAME. */
+static int add_alias(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    const char *name = "Data", *file = arg;
+    if (eq) {
+        size_t n = (size_t)(eq - arg);
+        char *copy = malloc(n + 1); /* lives for the whole run */
+        if (!copy)
+            return bad("out of memory");
+        memcpy(copy, arg, n);
+        copy[n] = 0;
+        name = copy;
+        file = eq + 1;
+    }
+    if (!*name || !*file)
+        return bad("--data %s: expected FILE or NAME=FILE", arg);
+    for (int i = 0; i < rt_opt.naliases; i++)
+        if (strcmp(rt_opt.aliases[i].name, name) == 0) {
+            rt_opt.aliases[i].file = file; /* later ones win */
+            return 0;
+        }
+    if (rt_opt.naliases == RT_MAX_ALIASES)
+        return bad("too many --data options");
+    rt_opt.aliases[rt_opt.naliases++] = (rt_data_alias){ name, file };
+    return 0;
+}
+
+static int add_param(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return bad("--param %s: expected NAME=VALUE", arg);
+    size_t n = (size_t)(eq - arg);
+    for (int i = 0; i < rt_opt.nparams; i++)
+        if (strncmp(rt_opt.params[i].name, arg, n) == 0 &&
+            rt_opt.params[i].name[n] == 0) {
+            rt_opt.params[i].value = eq + 1;
+            return 0;
+        }
+    if (rt_opt.nparams == RT_MAX_PARAMS)
+        return bad("too many --param options");
+    char *name = malloc(n + 1);
+    if (!name)
+        return bad("out of memory");
+    memcpy(name, arg, n);
+    name[n] = 0;
+    rt_opt.params[rt_opt.nparams++] = (rt_param){ name, eq + 1, false };
+    return 0;
+}
+
+/* Applies one option with its value (NULL when none was given). */
+static int apply(const char *opt, const char *val, const char *origin)
+{
+    int64_t v;
+    if (strcmp(opt, "seed") == 0) {
+        if (!parse_i64(val, 0, INT64_MAX, &v))
+            return bad("%s: seed must be a non-negative integer, not '%s'", origin, val);
+        rt_opt.seed = (uint64_t)v;
+    } else if (strcmp(opt, "threads") == 0) {
+        if (!parse_i64(val, 1, 4096, &v))
+            return bad("%s: thread count must be an integer 1...4096, not '%s'", origin, val);
+        rt_opt.threads = (int)v;
+    } else if (strcmp(opt, "data") == 0) {
+        return add_alias(val);
+    } else if (strcmp(opt, "bias") == 0) {
+        rt_opt.bias = true;
+        if (val) {
+            char *end;
+            rt_opt.bias_value = strtod(val, &end);
+            if (end == val || *end)
+                return bad("%s: bias must be a number, not '%s'", origin, val);
+        }
+    } else if (strcmp(opt, "max-epochs") == 0) {
+        if (!parse_i64(val, 1, INT32_MAX, &v))
+            return bad("%s: epoch count must be a positive integer, not '%s'", origin, val);
+        rt_opt.max_epochs = v;
+    } else if (strcmp(opt, "protocol") == 0) {
+        rt_opt.protocol = val;
+    } else if (strcmp(opt, "param") == 0) {
+        return add_param(val);
+    } else if (strcmp(opt, "memory-limit") == 0) {
+        if (!parse_size(val, &rt_opt.memory_limit))
+            return bad("%s: expected a byte count such as 512M, not '%s'", origin, val);
+    }
+    return 0;
+}
+
+static int from_environment(void)
+{
+    static const struct { const char *var, *opt; } env[] = {
+        { "CUPIT_SEED", "seed" },           { "CUPIT_DATA", "data" },
+        { "CUPIT_MAX_EPOCHS", "max-epochs" }, { "CUPIT_PROTOCOL", "protocol" },
+    };
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+        const char *val = getenv(env[i].var);
+        if (val && *val) {
+            int st = apply(env[i].opt, val, env[i].var);
+            if (st)
+                return st;
+        }
+    }
+    return 0;
+}
+
+int rt_parse_options(int argc, char **argv, bool *done)
+{
+    static const struct { const char *name; bool takes_value, optional; } known[] = {
+        { "seed", true, false },       { "threads", true, false },
+        { "data", true, false },       { "bias", false, true },
+        { "max-epochs", true, false }, { "protocol", true, false },
+        { "param", true, false },      { "memory-limit", true, false },
+    };
+    *done = true;
+    int st = from_environment();
+    if (st)
+        return st;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return RT_EXIT_OK;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return bad("unexpected argument '%s'", arg);
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        size_t k = 0, n = sizeof known / sizeof known[0];
+        while (k < n && !(strlen(known[k].name) == len &&
+                          strncmp(known[k].name, name, len) == 0))
+            k++;
+        if (k == n)
+            return bad("unknown option '%s'", arg);
+        const char *val = eq ? eq + 1 : NULL;
+        if (known[k].takes_value && !val) {
+            if (i + 1 == argc)
+                return bad("option '%s' needs a value", arg);
+            val = argv[++i];
+        } else if (!known[k].takes_value && !known[k].optional && val) {
+            return bad("option '--%s' takes no value", known[k].name);
+        }
+        st = apply(known[k].name, val, arg);
+        if (st)
+            return st;
+    }
+    *done = false;
+    return 0;
+}
+
+const char *rt_data_file(const char *name)
+{
+    for (int i = 0; i < rt_opt.naliases; i++)
+        if (strcmp(rt_opt.aliases[i].name, name) == 0)
+            return rt_opt.aliases[i].file;
+    return name;
+}
+
+const char *rt_param_value(const char *name)
+{
+    for (int i = 0; i < rt_opt.nparams; i++)
+        if (strcmp(rt_opt.params[i].name, name) == 0) {
+            rt_opt.params[i].used = true;
+            return rt_opt.params[i].value;
+        }
+    return NULL;
+}
+
+void rt_init(int argc, char **argv, const char *program_name)
+{
+    if (program_name)
+        rt_opt.program = program_name;
+    bool done;
+    int st = rt_parse_options(argc, argv, &done);
+    if (done) {
+        fflush(stdout);
+        exit(st);
+    }
+    if (rt_opt.threads > 0)
+        omp_set_num_threads(rt_opt.threads);
+    rt_set_memory_limit(rt_opt.memory_limit);
+    rt_random_setup(rt_opt.seed);
+}
+
+int rt_threads(void)
+{
+    int n = omp_get_max_threads();
+    return n < 1 ? 1 : n;
+}
+
+int rt_finish(void)
+{
+    for (int i = 0; i < rt_opt.nparams; i++)
+        if (!rt_opt.params[i].used)
+            fprintf(stderr, "%s: warning: --param %s was not used by the program\n",
+                    rt_opt.program, rt_opt.params[i].name);
+    rt_stdlib_release();
+    rt_random_release();
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: error writing standard output\n", rt_opt.program);
+        return 1;
+    }
+    return RT_EXIT_OK;
+}

@@ -1,0 +1,185 @@
+/* rt_replicate.c -- network replication (REPLICATE net INTO) and MERGE.
+ *
+ * Replicates share the topology and own copies of all records.  Merging
+ * combines exemplars pairwise in a binary tree (log2 k rounds, the pairs of
+ * a round in parallel) with the MERGE procedures of the network, node and
+ * connection types; docs/replication.md gives the count rule and the order.
+ */
+#include "rt_internal.h"
+
+#include <string.h>
+
+/* Work one thread should get per parallel region so that the region pays
+ * for its fork and join (a few microseconds). */
+enum { RT_GRAIN = 32768 };
+
+/* Nodes plus connections: the default work estimate of one replicate. */
+static int64_t net_size(const rt_net *net)
+{
+    int64_t w = 0;
+    for (int32_t g = 0; g < net->desc->ngroups; g++)
+        w += net->count[g];
+    for (int32_t b = 0; b < net->desc->nbundles; b++)
+        w += net->bundles[b].nconn;
+    return w;
+}
+
+int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
+{
+    if (work < 1)
+        work = 1;
+    /* Replicates per thread so that each thread's share is one grain. */
+    int64_t per_thread = (RT_GRAIN + work - 1) / work;
+    int64_t k = (int64_t)threads * per_thread;
+    if (k > hi)
+        k = hi;
+    if (k < lo)
+        k = lo;
+    /* Prefer a multiple of the thread count (balanced teams). */
+    if (k > threads && k % threads && k - k % threads >= lo)
+        k -= k % threads;
+    return (int32_t)k;
+}
+
+/* Copies replicate `from` into the existing replicate `to`. */
+static void copy_rep(rt_net *net, int32_t to, int32_t from)
+{
+    const rt_net_desc *d = net->desc;
+    rt_rep *a = &net->reps[to], *b = &net->reps[from];
+    memcpy(a->net_data, b->net_data, d->net_size);
+    for (int32_t g = 0; g < d->ngroups; g++)
+        memcpy(a->nodes[g], b->nodes[g], (size_t)net->count[g] * d->groups[g].node_size);
+    for (int32_t k = 0; k < d->nbundles; k++)
+        memcpy(a->conns[k], b->conns[k],
+               (size_t)net->bundles[k].nconn * d->bundles[k].conn_size);
+}
+
+/* Allocates replicates 1 .. k-1 as copies of replicate 0. */
+static void expand(rt_net *net, int32_t k, rt_srcpos where)
+{
+    const rt_net_desc *d = net->desc;
+    net->reps = rt_realloc(where, net->reps, sizeof(rt_rep), (size_t)k * sizeof(rt_rep));
+    for (int32_t r = 1; r < k; r++) {
+        rt_rep *rep = &net->reps[r];
+        rep->net_data = rt_alloc(where, d->net_size);
+        rep->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
+        rep->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
+        for (int32_t g = 0; g < d->ngroups; g++)
+            rep->nodes[g] = rt_alloc(where, (size_t)net->cap[g] * d->groups[g].node_size);
+        for (int32_t b = 0; b < d->nbundles; b++)
+            rep->conns[b] = rt_alloc(where, (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
+    }
+    net->nreps = k;
+#pragma omp parallel for schedule(static)
+    for (int32_t r = 1; r < k; r++)
+        copy_rep(net, r, 0);
+}
+
+/* One round of the tree: replicate i + s merges into i for every i that
+ * is a multiple of 2s. */
+static void merge_round(rt_net *net, int32_t s)
+{
+    const rt_net_desc *d = net->desc;
+    int32_t k = net->nreps, pairs = (k - s + 2 * s - 1) / (2 * s);
+    rt_rep *reps = net->reps;
+    if (d->merge) {
+#pragma omp parallel for schedule(static)
+        for (int32_t p = 0; p < pairs; p++)
+            d->merge(reps[2 * s * p].net_data, reps[2 * s * p + s].net_data);
+    }
+    for (int32_t g = 0; g < d->ngroups; g++) {
+        rt_merge_fn fn = d->groups[g].merge;
+        int32_t n = net->count[g];
+        size_t ns = d->groups[g].node_size;
+        if (!fn)
+            continue;
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int32_t p = 0; p < pairs; p++)
+            for (int32_t i = 0; i < n; i++)
+                fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
+                   (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
+    }
+    for (int32_t b = 0; b < d->nbundles; b++) {
+        rt_merge_fn fn = d->bundles[b].merge;
+        int32_t n = net->bundles[b].nconn;
+        size_t cs = d->bundles[b].conn_size;
+        if (!fn)
+            continue;
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int32_t p = 0; p < pairs; p++)
+            for (int32_t c = 0; c < n; c++)
+                fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
+                   (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
+    }
+}
+
+/* Merges all replicates into replicate 0. */
+static void tree_merge(rt_net *net)
+{
+    for (int32_t s = 1; s < net->nreps; s *= 2)
+        merge_round(net, s);
+}
+
+void rt_merge(rt_net *net, rt_srcpos where)
+{
+    (void)where;
+    if (net->nreps < 2)
+        return; /* state U or R(1): nothing to merge */
+    tree_merge(net);
+    int32_t k = net->nreps;
+#pragma omp parallel for schedule(static)
+    for (int32_t r = 1; r < k; r++)
+        copy_rep(net, r, 0);
+}
+
+/* REPLICATE net INTO 1 in state R(k): merge and return to U. */
+static void reunite(rt_net *net, rt_srcpos where)
+{
+    tree_merge(net);
+    const rt_net_desc *d = net->desc;
+    for (int32_t r = 1; r < net->nreps; r++) {
+        rt_rep *rep = &net->reps[r];
+        rt_free(rep->net_data, d->net_size);
+        for (int32_t g = 0; g < d->ngroups; g++)
+            rt_free(rep->nodes[g], (size_t)net->cap[g] * d->groups[g].node_size);
+        for (int32_t b = 0; b < d->nbundles; b++)
+            rt_free(rep->conns[b], (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
+        rt_free(rep->nodes, (size_t)d->ngroups * sizeof(void *));
+        rt_free(rep->conns, (size_t)d->nbundles * sizeof(void *));
+    }
+    net->reps = rt_realloc(where, net->reps, (size_t)net->nreps * sizeof(rt_rep),
+                           sizeof(rt_rep));
+    net->nreps = 1;
+    net->replicated = false;
+}
+
+void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
+                  int64_t work_hint, rt_srcpos where)
+{
+    if (lo > hi)
+        rt_error(where, "REPLICATE %s INTO the empty interval %d...%d",
+                 net->desc->name, (int)lo, (int)hi);
+    if (lo < 1) {
+        if (interval)
+            rt_error(where, "REPLICATE %s INTO %d...%d (the count must be "
+                     "at least 1)", net->desc->name, (int)lo, (int)hi);
+        rt_error(where, "REPLICATE %s INTO %d (the count must be at least 1)",
+                 net->desc->name, (int)lo);
+    }
+    if (net->replicated) {
+        if (interval || lo != 1)
+            rt_error(where, "REPLICATE %s while it is already replicated "
+                     "(only INTO 1 is allowed)", net->desc->name);
+        reunite(net, where);
+        return;
+    }
+    int32_t k = lo;
+    if (interval)
+        k = rt_choose_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net),
+                                 rt_threads());
+    if (k == 1 && !interval)
+        return; /* INTO 1 in state U changes nothing */
+    if (k > 1)
+        expand(net, k, where);
+    net->replicated = true;
+}

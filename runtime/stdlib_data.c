@@ -1,0 +1,369 @@
+/* stdlib_data.c -- example handling EXTERNAL procedures (data files).
+ *
+ * Reads data sets in the FANN text format ("N n_in n_out", then per
+ * example one line of inputs and one line of targets), optionally with a
+ * constant bias column prepended (--bias), and hands examples out round
+ * robin into replicate-major I/O areas.  A second, test data set supports
+ * measuring classification accuracy (docs/stdlib.md).
+ */
+#include "cupit_stdlib.h"
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RT_WEAK __attribute__((weak))
+
+typedef struct dataset {
+    char *path;       /* the file read */
+    int32_t n;        /* examples */
+    int32_t nin;      /* inputs per example, bias column included */
+    int32_t nout;     /* targets per example */
+    double *in, *out; /* [n * nin], [n * nout] */
+    double tmin, tmax; /* range of the targets */
+} dataset;
+
+static dataset train, test;
+
+/* I/O areas allocated here, released by rt_finish. */
+enum { MAX_AREAS = 64 };
+static cp_io *areas[MAX_AREAS];
+static int nareas;
+
+static void dataset_free(dataset *ds)
+{
+    if (!ds->path)
+        return;
+    rt_free(ds->in, (size_t)ds->n * ds->nin * sizeof(double));
+    rt_free(ds->out, (size_t)ds->n * ds->nout * sizeof(double));
+    rt_free(ds->path, strlen(ds->path) + 1);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+typedef struct reader {
+    const char *path;
+    char *text, *p;  /* whole file, cursor */
+    int32_t line;    /* line of the cursor */
+} reader;
+
+/* Skips blank lines; false at the end of the file. */
+static bool next_line(reader *r)
+{
+    for (;;) {
+        while (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')
+            r->p++;
+        if (*r->p == '\n') {
+            r->p++;
+            r->line++;
+            continue;
+        }
+        return *r->p != 0;
+    }
+}
+
+/* Reads the numbers of the current line into v (at most max, error if the
+ * line holds another count than `want`); moves to the next line. */
+static void read_numbers(reader *r, double *v, int32_t want, const char *what)
+{
+    rt_srcpos at = { r->path, r->line };
+    int32_t got = 0;
+    for (;;) {
+        while (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')
+            r->p++;
+        if (*r->p == '\n' || *r->p == 0)
+            break;
+        char *end;
+        errno = 0;
+        double x = strtod(r->p, &end);
+        if (end == r->p || (*end && !strchr(" \t\r\n", *end))) {
+            int len = 0;
+            while (r->p[len] && !strchr(" \t\r\n", r->p[len]) && len < 20)
+                len++;
+            rt_error(at, "%s: '%.*s' is not a number", what, len, r->p);
+        }
+        if (!isfinite(x))
+            rt_error(at, "%s: '%.*s' is not a finite number", what,
+                     (int)(end - r->p), r->p);
+        if (got < want)
+            v[got] = x;
+        got++;
+        r->p = end;
+    }
+    if (got != want)
+        rt_error(at, "%s: expected %d values, found %d", what, (int)want, (int)got);
+    if (*r->p == '\n') {
+        r->p++;
+        r->line++;
+    }
+}
+
+/* Reads the whole file; NULL with errno set on failure. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!buf)
+        rt_out_of_memory(RT_NOWHERE, cap);
+    buf[len] = 0;
+    if (err || memchr(buf, 0, len)) { /* a NUL byte: not a text file */
+        free(buf);
+        errno = err ? err : EINVAL;
+        return NULL;
+    }
+    return buf;
+}
+
+static void dataset_load(dataset *ds, const char *name)
+{
+    const char *path = rt_data_file(name);
+    reader r = { path, NULL, NULL, 1 };
+    r.text = r.p = slurp(path);
+    if (!r.text) {
+        if (strcmp(path, name) == 0)
+            rt_error(RT_NOWHERE, "cannot read data file '%s': %s (use --data "
+                     "FILE or --data %s=FILE to choose the file)", path,
+                     strerror(errno), name);
+        rt_error(RT_NOWHERE, "cannot read data file '%s' (data set \"%s\"): %s",
+                 path, name, strerror(errno));
+    }
+    if (!next_line(&r))
+        rt_error((rt_srcpos){ path, r.line }, "empty data file (expected "
+                 "'examples inputs outputs')");
+    double head[3];
+    read_numbers(&r, head, 3, "header 'examples inputs outputs'");
+    for (int i = 0; i < 3; i++)
+        if (head[i] != floor(head[i]) || head[i] < (i ? 0 : 1) || head[i] > 1e8)
+            rt_error((rt_srcpos){ path, r.line - 1 }, "header: %s must be a "
+                     "%s integer, not %g", i == 0 ? "the example count" :
+                     i == 1 ? "the input count" : "the output count",
+                     i ? "non-negative" : "positive", head[i]);
+    int32_t bias = rt_opt.bias ? 1 : 0;
+    dataset_free(ds);
+    ds->n = (int32_t)head[0];
+    ds->nin = (int32_t)head[1] + bias;
+    ds->nout = (int32_t)head[2];
+    if (ds->nin == 0 || ds->nout == 0)
+        rt_error((rt_srcpos){ path, r.line - 1 }, "header: a data set needs "
+                 "at least one input and one output");
+    ds->in = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nin * sizeof(double));
+    ds->out = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nout * sizeof(double));
+    ds->path = rt_alloc(RT_NOWHERE, strlen(path) + 1);
+    strcpy(ds->path, path);
+    ds->tmin = INFINITY;
+    ds->tmax = -INFINITY;
+    for (int32_t e = 0; e < ds->n; e++) {
+        char what[64];
+        snprintf(what, sizeof what, "inputs of example %d", (int)e + 1);
+        if (!next_line(&r))
+            rt_error((rt_srcpos){ path, r.line }, "the file ends after %d of "
+                     "%d examples", (int)e, (int)ds->n);
+        double *in = ds->in + (size_t)e * ds->nin;
+        if (bias)
+            in[0] = rt_opt.bias_value;
+        read_numbers(&r, in + bias, ds->nin - bias, what);
+        snprintf(what, sizeof what, "targets of example %d", (int)e + 1);
+        if (!next_line(&r))
+            rt_error((rt_srcpos){ path, r.line }, "the file ends before the "
+                     "targets of example %d", (int)e + 1);
+        double *out = ds->out + (size_t)e * ds->nout;
+        read_numbers(&r, out, ds->nout, what);
+        for (int32_t k = 0; k < ds->nout; k++) {
+            ds->tmin = fmin(ds->tmin, out[k]);
+            ds->tmax = fmax(ds->tmax, out[k]);
+        }
+    }
+    if (next_line(&r))
+        rt_error((rt_srcpos){ path, r.line }, "unexpected data after the %d "
+                 "examples announced in the header", (int)ds->n);
+    free(r.text);
+}
+
+/* ---- I/O areas ---------------------------------------------------------- */
+
+/* (Re)allocates an area of Reals: maxreplicates x per_rep elements. */
+static void area_alloc(cp_io *area, cp_int maxreplicates, cp_int per_rep,
+                       const char *who)
+{
+    if (maxreplicates < 1)
+        rt_error(RT_NOWHERE, "%s: the replicate count must be at least 1, "
+                 "not %d", who, (int)maxreplicates);
+    if (per_rep < 1)
+        rt_error(RT_NOWHERE, "%s: the values per replicate must be at least "
+                 "1, not %d", who, (int)per_rep);
+    int64_t n = (int64_t)maxreplicates * per_rep;
+    if (n > INT32_MAX)
+        rt_error(RT_NOWHERE, "%s: %lld values do not fit one I/O area", who,
+                 (long long)n);
+    int i = 0;
+    while (i < nareas && areas[i] != area)
+        i++;
+    if (i == nareas) {
+        if (area->data)
+            rt_error(RT_NOWHERE, "%s: the I/O area was allocated outside the "
+                     "standard library", who);
+        if (nareas == MAX_AREAS)
+            rt_error(RT_NOWHERE, "%s: more than %d I/O areas", who, MAX_AREAS);
+        areas[nareas++] = area;
+    } else {
+        rt_free(area->data, (size_t)area->count * area->elem_size);
+    }
+    area->data = rt_alloc(RT_NOWHERE, (size_t)n * sizeof(cp_real));
+    area->count = (int32_t)n;
+    area->elem_size = sizeof(cp_real);
+    area->per_rep = per_rep;
+}
+
+static void require_loaded(const dataset *ds, const char *who, const char *opener)
+{
+    if (!ds->path)
+        rt_error(RT_NOWHERE, "%s called before %s", who, opener);
+}
+
+/* Checks that `area` can take `howmany` replicates of `per` values. */
+static void check_capacity(const cp_io *area, cp_int howmany, int32_t per,
+                           const char *who, const char *which)
+{
+    if (!area->data)
+        rt_error(RT_NOWHERE, "%s: the I/O area %s was never allocated", who, which);
+    if (area->per_rep && area->per_rep != per)
+        rt_error(RT_NOWHERE, "%s: the I/O area %s holds %d values per "
+                 "replicate, the data need %d", who, which,
+                 (int)area->per_rep, (int)per);
+    if ((int64_t)howmany * per > area->count)
+        rt_error(RT_NOWHERE, "%s: %d examples do not fit the I/O area %s "
+                 "(%d values)", who, (int)howmany, which, (int)area->count);
+}
+
+/* Copies examples (firstI + r) mod n into replicate r, r < howmany. */
+static void get_examples(const dataset *ds, cp_io *rIn, cp_io *rOut,
+                         cp_int howmany, cp_int *firstI, const char *who)
+{
+    if (howmany < 0)
+        rt_error(RT_NOWHERE, "%s: negative example count %d", who, (int)howmany);
+    if (*firstI < 0)
+        rt_error(RT_NOWHERE, "%s: negative example index %d", who, (int)*firstI);
+    check_capacity(rIn, howmany, ds->nin, who, "for the inputs");
+    check_capacity(rOut, howmany, ds->nout, who, "for the targets");
+    cp_real *in = rIn->data, *out = rOut->data;
+    int32_t e = *firstI % ds->n;
+    for (cp_int r = 0; r < howmany; r++) {
+        for (int32_t k = 0; k < ds->nin; k++)
+            in[(size_t)r * ds->nin + k] = (cp_real)ds->in[(size_t)e * ds->nin + k];
+        for (int32_t k = 0; k < ds->nout; k++)
+            out[(size_t)r * ds->nout + k] = (cp_real)ds->out[(size_t)e * ds->nout + k];
+        e = e + 1 == ds->n ? 0 : e + 1;
+    }
+    *firstI = e;
+}
+
+/* ---- the EXTERNAL procedures ------------------------------------------ */
+
+RT_WEAK void openDatafile(const char *name, cp_int *iInputsN, cp_int *rInputsN,
+                          cp_int *iOutputsN, cp_int *rOutputsN, cp_int *examplesN)
+{
+    dataset_load(&train, name);
+    *iInputsN = 0;
+    *iOutputsN = 0;
+    *rInputsN = train.nin;
+    *rOutputsN = train.nout;
+    *examplesN = train.n;
+}
+
+RT_WEAK void initIOareasxRxR(cp_io *rIn, cp_io *rOut, cp_int maxreplicates)
+{
+    require_loaded(&train, "initIOareasxRxR", "openDatafile");
+    area_alloc(rIn, maxreplicates, train.nin, "initIOareasxRxR");
+    area_alloc(rOut, maxreplicates, train.nout, "initIOareasxRxR");
+}
+
+RT_WEAK void getExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
+                             cp_int *firstI)
+{
+    require_loaded(&train, "getExamplesxRxR", "openDatafile");
+    get_examples(&train, rIn, rOut, howmany, firstI, "getExamplesxRxR");
+}
+
+RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
+{
+    require_loaded(&train, "openTestfile", "openDatafile");
+    dataset_load(&test, name);
+    if (test.nin != train.nin || test.nout != train.nout)
+        rt_error(RT_NOWHERE, "test data '%s' have %d inputs and %d outputs, "
+                 "the training data '%s' %d and %d", test.path,
+                 (int)test.nin, (int)test.nout, train.path, (int)train.nin,
+                 (int)train.nout);
+    *examplesN = test.n;
+}
+
+RT_WEAK void getTestExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
+                                 cp_int *firstI)
+{
+    require_loaded(&test, "getTestExamplesxRxR", "openTestfile");
+    get_examples(&test, rIn, rOut, howmany, firstI, "getTestExamplesxRxR");
+}
+
+RT_WEAK void initIOareaxR(cp_io *area, cp_int maxreplicates, cp_int perReplicate)
+{
+    area_alloc(area, maxreplicates, perReplicate, "initIOareaxR");
+}
+
+/* Index of the largest of v[0 .. n-1] (the first one on ties). */
+static int32_t argmax(const cp_real *v, int32_t n)
+{
+    int32_t best = 0;
+    for (int32_t k = 1; k < n; k++)
+        if (v[k] > v[best])
+            best = k;
+    return best;
+}
+
+RT_WEAK void countCorrectxR(cp_io *actual, cp_io *target, cp_int howmany,
+                            cp_int *correct)
+{
+    require_loaded(&train, "countCorrectxR", "openDatafile");
+    int32_t per = train.nout;
+    if (howmany < 0)
+        rt_error(RT_NOWHERE, "countCorrectxR: negative example count %d", (int)howmany);
+    check_capacity(actual, howmany, per, "countCorrectxR", "of the outputs");
+    check_capacity(target, howmany, per, "countCorrectxR", "of the targets");
+    const cp_real *a = actual->data, *t = target->data;
+    /* One output: both on the same side of the middle of the target range. */
+    double mid = (train.tmin + train.tmax) / 2;
+    for (cp_int r = 0; r < howmany; r++) {
+        const cp_real *ar = a + (size_t)r * per, *tr = t + (size_t)r * per;
+        bool ok = per == 1 ? (ar[0] > mid) == (tr[0] > mid)
+                           : argmax(ar, per) == argmax(tr, per);
+        *correct += ok;
+    }
+}
+
+void rt_stdlib_release(void)
+{
+    for (int i = 0; i < nareas; i++) {
+        rt_free(areas[i]->data, (size_t)areas[i]->count * areas[i]->elem_size);
+        memset(areas[i], 0, sizeof *areas[i]);
+    }
+    nareas = 0;
+    dataset_free(&train);
+    dataset_free(&test);
+    rt_protocol_close();
+}

@@ -1,0 +1,88 @@
+/* stdlib_output.c -- output EXTERNAL procedures and program parameters.
+ *
+ * pInt/pReal/pString print like printf %d / %g / %s without a newline.
+ * protocolError prints one line per epoch, appends it to the protocol file
+ * (--protocol) and ends the program after --max-epochs epochs.
+ */
+#include "cupit_stdlib.h"
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RT_WEAK __attribute__((weak))
+
+static FILE *protocol;
+
+RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
+                           cp_int nrOfErrors)
+{
+    printf("epoch %d error %g errors %d\n", (int)epochNumber,
+           (double)totalError, (int)nrOfErrors);
+    if (rt_opt.protocol) {
+        if (!protocol) {
+            protocol = fopen(rt_opt.protocol, "w");
+            if (!protocol)
+                rt_error(RT_NOWHERE, "cannot write the protocol file '%s': %s",
+                         rt_opt.protocol, strerror(errno));
+            fprintf(protocol, "# epoch\terror\terrors\n");
+        }
+        fprintf(protocol, "%d\t%.9g\t%d\n", (int)epochNumber,
+                (double)totalError, (int)nrOfErrors);
+        fflush(protocol);
+    }
+    if (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs) {
+        fflush(stdout);
+        fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",
+                rt_opt.program, (int)epochNumber);
+        exit(rt_finish());
+    }
+}
+
+void rt_protocol_close(void)
+{
+    if (protocol)
+        fclose(protocol);
+    protocol = NULL;
+}
+
+RT_WEAK void pInt(cp_int me)
+{
+    printf("%d", (int)me);
+}
+
+RT_WEAK void pReal(cp_real me)
+{
+    printf("%g", (double)me);
+}
+
+RT_WEAK void pString(const char *me)
+{
+    fputs(me ? me : "", stdout);
+}
+
+RT_WEAK cp_int intParam(const char *name, cp_int dflt)
+{
+    const char *v = rt_param_value(name);
+    if (!v)
+        return dflt;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < INT32_MIN || x > INT32_MAX)
+        rt_error(RT_NOWHERE, "--param %s=%s: not an Int", name, v);
+    return (cp_int)x;
+}
+
+RT_WEAK cp_real realParam(const char *name, cp_real dflt)
+{
+    const char *v = rt_param_value(name);
+    if (!v)
+        return dflt;
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end)
+        rt_error(RT_NOWHERE, "--param %s=%s: not a Real", name, v);
+    return (cp_real)x;
+}
