@@ -383,7 +383,7 @@ static void emit_globals(Cg *cg)
         if (s->type->kind == TY_NETWORK)
             emit(o, "static rt_net %s;", cg_global(cg, s));
         else if (s->access == ACCESS_IO)
-            emit(o, "static cp_io %s = {NULL, 0, sizeof(%s)};", cg_global(cg, s),
+            emit(o, "static cp_io %s = {.elem_size = sizeof(%s)};", cg_global(cg, s),
                  cg_ctype(cg, s->type));
         else
             emit(o, "static %s %s;", cg_ctype(cg, s->type), cg_global(cg, s));

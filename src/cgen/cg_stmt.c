@@ -380,11 +380,11 @@ static void replicate_stmt(Cg *cg, Stmt *s)
         emit_open(o, "%s", "");
         if (type_is_integral(count->type)) {
             emit(o, "const int32_t n_ = %s;", cg_expr(cg, count));
-            emit(o, "rt_replicate(%s, n_, n_, cp_net_work(%s), %s);", netx, netx, pos);
+            emit(o, "rt_replicate(%s, n_, n_, false, cp_net_work(%s), %s);", netx, netx, pos);
         } else {
             emit(o, "const cp_interval n_ = %s;",
                  cg_expr_as(cg, count, cg->si->builtin[TY_INTERVAL]));
-            emit(o, "rt_replicate(%s, n_.min, n_.max, cp_net_work(%s), %s);", netx, netx, pos);
+            emit(o, "rt_replicate(%s, n_.min, n_.max, true, cp_net_work(%s), %s);", netx, netx, pos);
         }
         emit_close(o, "%s", "");
         return;
@@ -611,7 +611,7 @@ void cg_locals(Cg *cg, Block *b)
             InitId *id = VEC_AT(d->u.data.ids, j, InitId);
             Symbol *sym = id->sym;
             if (sym->access == ACCESS_IO)
-                emit(o, "cp_io %s = {NULL, 0, sizeof(%s)};", cg_local(cg, sym),
+                emit(o, "cp_io %s = {.elem_size = sizeof(%s)};", cg_local(cg, sym),
                      cg_ctype(cg, sym->type));
             else
                 emit(o, "%s %s = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
