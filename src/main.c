@@ -23,7 +23,8 @@ typedef struct Options {
     const char *input;
     const char *output;
     bool syntax_only;
-    bool dump_ast;
+    bool dump_ast;   /* --dump-ast: the tree after semantic analysis */
+    bool dump_parse; /* --dump-parse: the tree as parsed */
     int error_limit;
 } Options;
 
@@ -37,7 +38,8 @@ static void usage(FILE *out)
           "options:\n"
           "  -o FILE            write the output to FILE\n"
           "  -fsyntax-only      check the program, produce no output\n"
-          "  --dump-ast         print the syntax tree and stop\n"
+          "  --dump-parse       print the syntax tree as parsed and stop\n"
+          "  --dump-ast         print the analysed syntax tree and stop\n"
           "  -ferror-limit=N    stop after N errors (default 20, 0 = no limit)\n"
           "  --help             show this help\n"
           "  --version          show the version\n",
@@ -70,6 +72,8 @@ static int parse_args(int argc, char **argv, Options *o)
             o->syntax_only = true;
         } else if (strcmp(a, "--dump-ast") == 0) {
             o->dump_ast = true;
+        } else if (strcmp(a, "--dump-parse") == 0) {
+            o->dump_parse = true;
         } else if (strncmp(a, "-ferror-limit=", 14) == 0) {
             if (!parse_int_arg(a + 14, &o->error_limit)) {
                 fprintf(stderr, "cupitc: error: invalid value in '%s'\n", a);
@@ -125,7 +129,9 @@ int main(int argc, char **argv)
     status = 0;
     if (diag_error_count() > 0) {
         status = EXIT_INPUT_ERROR;
-    } else if (opt.dump_ast) {
+    } else if (opt.dump_parse || opt.dump_ast) {
+        /* Semantic analysis is not part of this build yet, so --dump-ast
+         * shows the tree as parsed too. */
         ast_dump(stdout, prog, NULL);
     } else if (!opt.syntax_only) {
         fprintf(stderr, "cupitc: error: code generation is not available in this "

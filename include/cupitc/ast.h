@@ -362,6 +362,35 @@ InitId *ast_init_id(Ident id, Expr *init);
 ParamGroup *ast_param_group(Ident type, Access access, PtrVec names, Loc loc);
 Ident *ast_ident_new(Ident id);
 
+/* Shape constructors: one per statement or definition form, each filling
+ * exactly the union member of its kind. */
+Stmt *ast_assign(Expr *target, AssignOp op, Expr *value, Loc loc);
+Stmt *ast_io(StmtKind kind, Expr *node_side, Expr *io, Loc loc); /* INPUT, OUTPUT */
+Stmt *ast_call_stmt(Expr *call, Loc loc); /* STMT_CALL or STMT_OBJCALL by call */
+Stmt *ast_multicall(PtrVec calls, Loc loc);
+Stmt *ast_reduction_stmt(Expr *pvs, Ident func, Expr *into, Loc loc);
+Stmt *ast_wta_stmt(Expr *pv, Ident elem, Ident func, Ident proc, PtrVec args, Loc loc);
+Stmt *ast_return(Expr *value, Loc loc);
+Stmt *ast_if(PtrVec arms, Block *else_body, Loc loc);
+Stmt *ast_loop(Expr *while_cond, Block *body, Expr *until_cond, Loc loc);
+Stmt *ast_for(Expr *var, Expr *from, ForDir dir, Expr *to, Block *body,
+              Expr *until_cond, Loc loc);
+Stmt *ast_break(Loc loc);
+Stmt *ast_replicate(StmtKind kind, Expr *obj, Expr *count, Loc loc); /* REPLICATE, EXTEND */
+Stmt *ast_connect(StmtKind kind, Expr *from, Expr *to, Loc loc); /* CONNECT, DISCONNECT */
+Stmt *ast_merge_stmt(Expr *obj, Loc loc);
+
+/* TYPE name IS body END: `list` holds the SYMBOLIC names (Ident*) or the
+ * elements (Decl*); array_size/elem_type are for ARRAY and GROUP. */
+Decl *ast_type_def(Ident name, TypeDefKind body, PtrVec list, Expr *array_size,
+                   Ident elem_type, Loc loc);
+Decl *ast_data_def(DeclKind kind, Ident type, Access access, PtrVec ids, Loc loc);
+Decl *ast_iface_def(IfaceMode mode, Ident type, PtrVec names, Loc loc);
+/* PROC, FUNC, REDUCTION, WTA, MERGE; a MERGE has name.name == NULL. */
+Decl *ast_subr_def(DeclKind kind, Ident name, Ident result, PtrVec params,
+                   bool external, Block *body, Loc loc);
+Program *ast_program(const SourceFile *file, PtrVec parts);
+
 /* Spellings for messages and dumps. */
 const char *ast_op_spelling(Op op);
 const char *ast_assign_spelling(AssignOp op);

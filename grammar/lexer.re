@@ -1,0 +1,413 @@
+/* lexer.re -- the CuPit scanner (re2c source; make generates build/gen/lexer.c).
+ *
+ * Scans a whole NUL-terminated buffer (no refilling).  The main rule table
+ * follows grammar.md §1; strings and nested comments have their own small
+ * scanners.  Every malformed input gives one diagnostic and scanning goes
+ * on, so the parser sees a plausible token stream and no error cascades.
+ * Columns count bytes from 1 on the line (a tab is one column). */
+#include "cupitc/lex.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+
+enum { INT_MAX_VALUE = 2147483647 };
+
+void lex_init(Lexer *lx, const SourceFile *file, Arena *arena)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->file = file;
+    lx->arena = arena;
+    lx->cur = lx->tok = lx->line_start = file->text;
+    lx->end = file->text + file->len;
+    lx->line = 1;
+}
+
+static Loc loc_at(const Lexer *lx, const char *p)
+{
+    return (Loc){lx->file, lx->line, (int)(p - lx->line_start) + 1};
+}
+
+static void newline(Lexer *lx)
+{
+    lx->line++;
+    lx->line_start = lx->cur;
+}
+
+/* Every lexical error goes through here so the parser can tell that the
+ * token stream was repaired (it then keeps quiet about the consequences). */
+#define lex_error(lx, loc, ...) ((lx)->errors++, diag_error((loc), __VA_ARGS__))
+
+/* Quoted token text for messages, cut at 30 bytes. */
+static const char *excerpt(const Lexer *lx, const char *s, const char *e)
+{
+    size_t n = (size_t)(e - s);
+    if (n > 30)
+        return arena_printf(lx->arena, "%.27s...", s);
+    return arena_strndup(lx->arena, s, n);
+}
+
+/* Value of a digit string in `base`, saturated just above the Int range. */
+static uint64_t digits_value(const char *s, const char *e, int base)
+{
+    uint64_t v = 0;
+    for (; s < e; s++) {
+        int c = (unsigned char)*s, d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else
+            d = c - 'A' + 10;
+        v = v * (uint64_t)base + (uint64_t)d;
+        if (v > INT_MAX_VALUE)
+            v = (uint64_t)INT_MAX_VALUE + 1;
+    }
+    return v;
+}
+
+static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int base)
+{
+    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    val->int_value = digits_value(digits, lx->cur, base);
+    if (val->int_value > INT_MAX_VALUE)
+        lex_error(lx, loc, "integer denoter '%s' is too large (the largest Int is %d)",
+                  excerpt(lx, lx->tok, lx->cur), INT_MAX_VALUE);
+    return TK_INTDEN;
+}
+
+static int real_token(Lexer *lx, LexToken *val, Loc loc)
+{
+    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    errno = 0;
+    val->real_value = strtod(val->spelling, NULL);
+    if (errno == ERANGE && isinf(val->real_value))
+        lex_error(lx, loc, "real denoter '%s' is out of range",
+                  excerpt(lx, lx->tok, lx->cur));
+    return TK_REALDEN;
+}
+
+static int ident_token(Lexer *lx, LexToken *val, Loc loc, int token)
+{
+    val->ident.name = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    val->ident.loc = loc;
+    return token;
+}
+
+/* Decodes the UTF-8 sequence [s, e) (already validated by the rules). */
+static unsigned utf8_code_point(const char *s, const char *e)
+{
+    unsigned c = (unsigned char)*s;
+    unsigned cp = c >= 0xf0 ? c & 0x07 : c >= 0xe0 ? c & 0x0f : c & 0x1f;
+    for (s++; s < e; s++)
+        cp = (cp << 6) | ((unsigned char)*s & 0x3f);
+    return cp;
+}
+
+/*!re2c
+    re2c:define:YYCTYPE = "unsigned char";
+    re2c:define:YYCURSOR = "lx->cur";
+    re2c:define:YYMARKER = "lx->marker";
+    re2c:define:YYCTXMARKER = "lx->ctxmarker";
+    re2c:yyfill:enable = 0;
+    re2c:indent:top = 2;
+
+    digit   = [0-9];
+    alnum   = [a-zA-Z0-9];
+    lident  = [a-z] alnum*;
+    uident  = [A-Z] | [A-Z] alnum* [a-z0-9] alnum*;
+    allcaps = [A-Z] [A-Z]+;
+    uscore  = [a-zA-Z] alnum* "_" [a-zA-Z0-9_]*;
+    dec     = "0" | [1-9] digit*;
+    oct     = "0" [0-7]+;
+    badoct  = "0" digit+;
+    hex     = "0" [xX] [0-9a-fA-F]+;
+    real    = digit+ "." digit+ ([eE] [+-]? digit+)?;
+    noexp   = digit+ "." digit+ [eE] [+-]?;
+    utf8    = [\xc2-\xdf] [\x80-\xbf]
+            | "\xe0" [\xa0-\xbf] [\x80-\xbf]
+            | [\xe1-\xec\xee\xef] [\x80-\xbf]{2}
+            | "\xed" [\x80-\x9f] [\x80-\xbf]
+            | "\xf0" [\x90-\xbf] [\x80-\xbf]{2}
+            | [\xf1-\xf3] [\x80-\xbf]{3}
+            | "\xf4" [\x80-\x8f] [\x80-\xbf]{2};
+    control = [\x01-\x08\x0b\x0e-\x1f\x7f];
+*/
+
+/* Skips a (* nested *) comment whose "(*" was just scanned. */
+static void lex_comment(Lexer *lx)
+{
+    Loc start = loc_at(lx, lx->tok);
+    int depth = 1;
+    for (;;) {
+        const char *t = lx->cur;
+        /*!re2c
+        "(*"                { depth++; continue; }
+        "*)"                { if (--depth == 0) return; continue; }
+        "\n"                { newline(lx); continue; }
+        "\x00"              {
+                              if (t == lx->end) {
+                                  lx->cur = t;
+                                  lex_error(lx, start, "unterminated comment (end of file inside '(*')");
+                                  return;
+                              }
+                              lex_error(lx, loc_at(lx, t), "NUL byte in comment");
+                              continue;
+                            }
+        [^(*\n\x00]+ | [^]  { continue; }
+        */
+    }
+}
+
+/* Scans the rest of a string denoter whose '"' was just scanned, decoding
+ * C escapes.  A missing closing quote is reported at the opening one. */
+static int lex_string(Lexer *lx, LexToken *val, Loc start)
+{
+    const char *open = lx->tok;
+    const char *stop = memchr(open, '\n', (size_t)(lx->end - open));
+    char *buf = arena_alloc(lx->arena, (size_t)((stop ? stop : lx->end) - open) + 1);
+    int n = 0;
+    for (;;) {
+        const char *t = lx->cur;
+        /*!re2c
+        ["]                 { break; }
+        [\x09\x20-\x21\x23-\x5b\x5d-\x7e]+ | utf8 {
+                              memcpy(buf + n, t, (size_t)(lx->cur - t));
+                              n += (int)(lx->cur - t);
+                              continue;
+                            }
+        "\\n"               { buf[n++] = '\n'; continue; }
+        "\\t"               { buf[n++] = '\t'; continue; }
+        "\\v"               { buf[n++] = '\v'; continue; }
+        "\\b"               { buf[n++] = '\b'; continue; }
+        "\\r"               { buf[n++] = '\r'; continue; }
+        "\\f"               { buf[n++] = '\f'; continue; }
+        "\\a"               { buf[n++] = '\a'; continue; }
+        "\\\\"              { buf[n++] = '\\'; continue; }
+        "\\?"               { buf[n++] = '?'; continue; }
+        "\\'"               { buf[n++] = '\''; continue; }
+        "\\\""              { buf[n++] = '"'; continue; }
+        "\\" [0-7]{1,3}     {
+                              uint64_t v = digits_value(t + 1, lx->cur, 8);
+                              if (v > 0xff)
+                                  lex_error(lx, loc_at(lx, t), "octal escape sequence '%s' is out of range",
+                                            excerpt(lx, t, lx->cur));
+                              buf[n++] = (char)v;
+                              continue;
+                            }
+        "\\x" [0-9a-fA-F]+  {
+                              uint64_t v = digits_value(t + 2, lx->cur, 16);
+                              if (v > 0xff)
+                                  lex_error(lx, loc_at(lx, t), "hex escape sequence '%s' is out of range",
+                                            excerpt(lx, t, lx->cur));
+                              buf[n++] = (char)v;
+                              continue;
+                            }
+        "\\x"               {
+                              lex_error(lx, loc_at(lx, t), "'\\x' used with no following hex digits");
+                              continue;
+                            }
+        "\\" [\x20-\x7e]    {
+                              lex_error(lx, loc_at(lx, t), "unknown escape sequence '\\%c'", t[1]);
+                              continue;
+                            }
+        "\\"                { continue; }
+        "\r"? "\n"          {
+                              lx->cur = t;
+                              lex_error(lx, start, "unterminated string (missing '\"' before the end of the line)");
+                              break;
+                            }
+        "\x00"              {
+                              if (t == lx->end) {
+                                  lx->cur = t;
+                                  lex_error(lx, start, "unterminated string (missing '\"' before the end of file)");
+                                  break;
+                              }
+                              lex_error(lx, loc_at(lx, t), "NUL byte in string (write it as '\\0')");
+                              continue;
+                            }
+        control | "\r"      {
+                              lex_error(lx, loc_at(lx, t), "control character 0x%02X in string (write it as an escape sequence)",
+                                        (unsigned char)*t);
+                              continue;
+                            }
+        [^]                 {
+                              lex_error(lx, loc_at(lx, t), "invalid UTF-8 byte 0x%02X in string", (unsigned char)*t);
+                              continue;
+                            }
+        */
+    }
+    buf[n] = '\0';
+    val->bytes = buf;
+    val->len = n;
+    val->spelling = arena_strndup(lx->arena, open, (size_t)(lx->cur - open));
+    return TK_STRDEN;
+}
+
+int lex_next(Lexer *lx, LexToken *val, Loc *loc)
+{
+    memset(val, 0, sizeof *val);
+    for (;;) {
+        lx->tok = lx->cur;
+        *loc = loc_at(lx, lx->tok);
+        if (diag_limit_reached())
+            return 0; /* stop reading: nothing more would be reported */
+        /*!re2c
+        "\x00"         {
+                         if (lx->tok == lx->end) {
+                             lx->cur = lx->end;
+                             return 0;
+                         }
+                         lex_error(lx, *loc, "NUL byte in source text");
+                         continue;
+                       }
+        [ \t\r\f]+     { continue; }
+        "\n"           { newline(lx); continue; }
+        "(*"           { lex_comment(lx); continue; }
+        ["]            { return lex_string(lx, val, *loc); }
+
+        "AND"          { return TK_AND; }
+        "ARRAY"        { return TK_ARRAY; }
+        "BITAND"       { return TK_BITAND; }
+        "BITNOT"       { return TK_BITNOT; }
+        "BITOR"        { return TK_BITOR; }
+        "BITXOR"       { return TK_BITXOR; }
+        "BREAK"        { return TK_BREAK; }
+        "BY"           { return TK_BY; }
+        "CONNECT"      { return TK_CONNECT; }
+        "CONNECTION"   { return TK_CONNECTION; }
+        "CONST"        { return TK_CONST; }
+        "DISCONNECT"   { return TK_DISCONNECT; }
+        "DOWNTO"       { return TK_DOWNTO; }
+        "ELSE"         { return TK_ELSE; }
+        "ELSIF"        { return TK_ELSIF; }
+        "END"          { return TK_END; }
+        "EXTEND"       { return TK_EXTEND; }
+        "EXTERNAL"     { return TK_EXTERNAL; }
+        "FOR"          { return TK_FOR; }
+        "FROM"         { return TK_FROM; }
+        "FUNCTION"     { return TK_FUNCTION; }
+        "GROUP"        { return TK_GROUP; }
+        "IF"           { return TK_IF; }
+        "IN"           { return TK_IN; }
+        "INDEX"        { return TK_INDEX; }
+        "INTO"         { return TK_INTO; }
+        "IO"           { return TK_IO; }
+        "IS"           { return TK_IS; }
+        "LSHIFT"       { return TK_LSHIFT; }
+        "MAX"          { return TK_MAX; }
+        "MAXINDEX"     { return TK_MAXINDEX; }
+        "ME"           { return TK_ME; }
+        "MERGE"        { return TK_MERGE; }
+        "MIN"          { return TK_MIN; }
+        "NETWORK"      { return TK_NETWORK; }
+        "NODE"         { return TK_NODE; }
+        "NOT"          { return TK_NOT; }
+        "OF"           { return TK_OF; }
+        "OR"           { return TK_OR; }
+        "OUT"          { return TK_OUT; }
+        "PROCEDURE"    { return TK_PROCEDURE; }
+        "RANDOM"       { return TK_RANDOM; }
+        "RECORD"       { return TK_RECORD; }
+        "REDUCTION"    { return TK_REDUCTION; }
+        "REPEAT"       { return TK_REPEAT; }
+        "REPLICATE"    { return TK_REPLICATE; }
+        "RETURN"       { return TK_RETURN; }
+        "RSHIFT"       { return TK_RSHIFT; }
+        "SYMBOLIC"     { return TK_SYMBOLIC; }
+        "THEN"         { return TK_THEN; }
+        "TO"           { return TK_TO; }
+        "TYPE"         { return TK_TYPE; }
+        "UNTIL"        { return TK_UNTIL; }
+        "UPTO"         { return TK_UPTO; }
+        "VAR"          { return TK_VAR; }
+        "WHILE"        { return TK_WHILE; }
+        "WTA"          { return TK_WTA; }
+        "XOR"          { return TK_XOR; }
+        "YOU"          { return TK_YOU; }
+        allcaps        {
+                         lex_error(lx, *loc, "unknown keyword '%s'", excerpt(lx, lx->tok, lx->cur));
+                         continue;
+                       }
+        lident         { return ident_token(lx, val, *loc, TK_LIDENT); }
+        uident         { return ident_token(lx, val, *loc, TK_UIDENT); }
+        uscore         {
+                         const char *u = memchr(lx->tok, '_', (size_t)(lx->cur - lx->tok));
+                         lex_error(lx, loc_at(lx, u), "illegal character '_' in '%s' (identifiers cannot contain '_')",
+                                   excerpt(lx, lx->tok, lx->cur));
+                         return ident_token(lx, val, *loc, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
+                       }
+
+        oct            { return int_token(lx, val, *loc, lx->tok + 1, 8); }
+        dec            { return int_token(lx, val, *loc, lx->tok, 10); }
+        hex            { return int_token(lx, val, *loc, lx->tok + 2, 16); }
+        badoct         {
+                         lex_error(lx, *loc, "malformed integer denoter '%s' (a leading 0 means octal: digits 0-7)",
+                                   excerpt(lx, lx->tok, lx->cur));
+                         val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+                         val->int_value = digits_value(lx->tok, lx->cur, 10);
+                         return TK_INTDEN;
+                       }
+        real           { return real_token(lx, val, *loc); }
+        digit+ "."     {
+                         if (*lx->cur == '.') { /* "1...3": the dots belong to '...' */
+                             lx->cur--;
+                             return int_token(lx, val, *loc, lx->tok, 10);
+                         }
+                         lex_error(lx, *loc, "malformed real denoter '%s' (digits are needed after the '.', e.g. 1.0)",
+                                   excerpt(lx, lx->tok, lx->cur));
+                         return real_token(lx, val, *loc);
+                       }
+        "." digit+     {
+                         lex_error(lx, *loc, "malformed real denoter '%s' (digits are needed before the '.', e.g. 0.5)",
+                                   excerpt(lx, lx->tok, lx->cur));
+                         return real_token(lx, val, *loc);
+                       }
+        noexp          {
+                         lex_error(lx, *loc, "malformed real denoter '%s' (the exponent has no digits)",
+                                   excerpt(lx, lx->tok, lx->cur));
+                         return real_token(lx, val, *loc);
+                       }
+
+        ":="           { return TK_ASSIGN; }
+        "+="           { return TK_PLUSEQ; }
+        "-="           { return TK_MINUSEQ; }
+        "*="           { return TK_MULEQ; }
+        "/="           { return TK_DIVEQ; }
+        "%="           { return TK_MODEQ; }
+        "<--"          { return TK_LARROW; }
+        "-->"          { return TK_RARROW; }
+        "<>"           { return TK_NE; }
+        "<="           { return TK_LE; }
+        ">="           { return TK_GE; }
+        "..."          { return TK_DOTS; }
+        "**"           { return TK_POW; }
+        [-=<>+*/%()[\].,;:?] { return *lx->tok; }
+
+        "'"            {
+                         lex_error(lx, *loc, "illegal character ''' (string denoters use '\"')");
+                         continue;
+                       }
+        [!#$&@\\^_`{|}~] {
+                         lex_error(lx, *loc, "illegal character '%c'", *lx->tok);
+                         continue;
+                       }
+        control        {
+                         lex_error(lx, *loc, "illegal control character 0x%02X", (unsigned char)*lx->tok);
+                         continue;
+                       }
+        utf8           {
+                         lex_error(lx, *loc, "non-ASCII character U+%04X (CuPit source text is ASCII outside "
+                                   "strings and comments)", utf8_code_point(lx->tok, lx->cur));
+                         continue;
+                       }
+        [^]            {
+                         lex_error(lx, *loc, "invalid UTF-8 byte 0x%02X", (unsigned char)*lx->tok);
+                         continue;
+                       }
+        */
+    }
+}

@@ -1,0 +1,877 @@
+/* parser.y -- the CuPit grammar (bison source; make generates build/gen/parser.c).
+ *
+ * A transcription of grammar.md Appendix B: one alternative per line, each
+ * action one ast_* constructor call.  Additions to the appendix are marked
+ * where they occur: `=` as initializer (R2) and `ARRAY [n] OF T` (lenient
+ * forms), a common trailing keyword after END that is checked against its
+ * construct, statement lists that report misplaced definitions, and
+ * `error` rules for recovery at definition, element and statement level. */
+
+%require "3.8"
+%define api.pure full
+%define api.token.prefix {TK_}
+%define api.location.type {Loc}
+%define parse.error custom
+%locations
+%expect 0
+%param {Parser *p}
+%initial-action { p->states = &yyss; p->locs = &yyls; }
+
+%code requires {
+#include "cupitc/ast.h"
+#include "cupitc/lex.h"
+
+typedef struct Parser Parser;
+
+/* The body of a TYPE definition before its name is attached. */
+typedef struct TypeBody {
+    TypeDefKind kind;
+    PtrVec list;          /* enums (Ident*) or elements (Decl*) */
+    Expr *array_size;
+    Ident elem_type;
+} TypeBody;
+
+/* ParamList IS (Statements END | EXTERNAL) */
+typedef struct SubrBody {
+    PtrVec params;
+    bool external;
+    Block *body;
+    Loc end_loc;          /* of END or EXTERNAL */
+} SubrBody;
+
+/* The optional keyword after END (token 0 when absent). */
+typedef struct EndKw {
+    int token;
+    Loc loc;
+} EndKw;
+
+/* ELSIF arms and ELSE branch, collected right to left. */
+typedef struct ElsePart {
+    PtrVec arms;          /* IfArm* */
+    Block *else_body;
+} ElsePart;
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N) \
+    ((Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0))
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+#include "cupitc/parse.h"
+
+/* Parser state: the scanner plus what error reporting needs. */
+struct Parser {
+    Lexer lex;
+    Arena *arena;
+    Program *prog;
+    int lex_errors_seen;  /* lexical errors already accounted for */
+    void *states, *locs;  /* &yyss and &yyls of yyparse (see parse_opener) */
+};
+
+static int yylex(YYSTYPE *val, Loc *loc, Parser *p);
+static void yyerror(const Loc *loc, Parser *p, const char *msg);
+static PtrVec list1(Parser *p, void *item);
+static PtrVec append(Parser *p, PtrVec list, void *item);
+static PtrVec prepend(Parser *p, void *item, PtrVec list);
+static Block *block_add_def(Parser *p, Block *b, Decl *def);
+static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
+static Block *block_recovered(Parser *p, Block *b);
+static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
+static void check_end(Parser *p, EndKw kw, int want, bool after_external,
+                      const char *what, Loc opened);
+static Ident no_ident(Loc loc);
+}
+
+%union {
+    LexToken tok;
+    Expr *expr;
+    Stmt *stmt;
+    Decl *decl;
+    Block *block;
+    PtrVec list;
+    Ident ident;
+    Op op;
+    AssignOp aop;
+    Access access;
+    ForDir dir;
+    IfaceMode mode;
+    TypeBody tbody;
+    SubrBody sbody;
+    EndKw endkw;
+    ElsePart elsep;
+    InitId *initid;
+    ParamGroup *pgroup;
+}
+
+/* Nodes live in the compilation's arena and are freed with it, so no
+   %destructor is needed when error recovery discards a value. */
+
+%token END_OF_FILE 0   "end of file"
+%token <tok> LIDENT    "identifier"
+%token <tok> UIDENT    "type name"
+%token <tok> INTDEN    "integer denoter"
+%token <tok> REALDEN   "real denoter"
+%token <tok> STRDEN    "string denoter"
+
+/* ORDER KEYWORDS: the 59 keywords of grammar.md §1.5 (lexer.re has the same list). */
+%token AND          "'AND'"
+%token ARRAY        "'ARRAY'"
+%token BITAND       "'BITAND'"
+%token BITNOT       "'BITNOT'"
+%token BITOR        "'BITOR'"
+%token BITXOR       "'BITXOR'"
+%token BREAK        "'BREAK'"
+%token BY           "'BY'"
+%token CONNECT      "'CONNECT'"
+%token CONNECTION   "'CONNECTION'"
+%token CONST        "'CONST'"
+%token DISCONNECT   "'DISCONNECT'"
+%token DOWNTO       "'DOWNTO'"
+%token ELSE         "'ELSE'"
+%token ELSIF        "'ELSIF'"
+%token END          "'END'"
+%token EXTEND       "'EXTEND'"
+%token EXTERNAL     "'EXTERNAL'"
+%token FOR          "'FOR'"
+%token FROM         "'FROM'"
+%token FUNCTION     "'FUNCTION'"
+%token GROUP        "'GROUP'"
+%token IF           "'IF'"
+%token IN           "'IN'"
+%token INDEX        "'INDEX'"
+%token INTO         "'INTO'"
+%token IO           "'IO'"
+%token IS           "'IS'"
+%token LSHIFT       "'LSHIFT'"
+%token MAX          "'MAX'"
+%token MAXINDEX     "'MAXINDEX'"
+%token ME           "'ME'"
+%token MERGE        "'MERGE'"
+%token MIN          "'MIN'"
+%token NETWORK      "'NETWORK'"
+%token NODE         "'NODE'"
+%token NOT          "'NOT'"
+%token OF           "'OF'"
+%token OR           "'OR'"
+%token OUT          "'OUT'"
+%token PROCEDURE    "'PROCEDURE'"
+%token RANDOM       "'RANDOM'"
+%token RECORD       "'RECORD'"
+%token REDUCTION    "'REDUCTION'"
+%token REPEAT       "'REPEAT'"
+%token REPLICATE    "'REPLICATE'"
+%token RETURN       "'RETURN'"
+%token RSHIFT       "'RSHIFT'"
+%token SYMBOLIC     "'SYMBOLIC'"
+%token THEN         "'THEN'"
+%token TO           "'TO'"
+%token TYPE         "'TYPE'"
+%token UNTIL        "'UNTIL'"
+%token UPTO         "'UPTO'"
+%token VAR          "'VAR'"
+%token WHILE        "'WHILE'"
+%token WTA          "'WTA'"
+%token XOR          "'XOR'"
+%token YOU          "'YOU'"
+
+%token ASSIGN   "':='"
+%token PLUSEQ   "'+='"
+%token MINUSEQ  "'-='"
+%token MULEQ    "'*='"
+%token DIVEQ    "'/='"
+%token MODEQ    "'%='"
+%token LARROW   "'<--'"
+%token RARROW   "'-->'"
+%token NE       "'<>'"
+%token LE       "'<='"
+%token GE       "'>='"
+%token DOTS     "'...'"
+%token POW      "'**'"
+
+%type <list>   CupitParts EnumIdList ElemList NodeElemList InitIdList IdList
+%type <list>   Parameters ArgumentList ExprList ObjCallList ParamList
+%type <decl>   CupitPart TypeDef DataObjectDef ProcedureDef FunctionDef
+%type <decl>   ReductionFunctionDef WtaFunctionDef ElemItem NodeElemItem ElemDef
+%type <decl>   NodeElemDef DataElemDef InterfaceElemDef MergeProcDef
+%type <tbody>  TypeDefBody
+%type <sbody>  SubrDesc
+%type <endkw>  EndKw
+%type <block>  Statements StmtItems
+%type <stmt>   Statement IfStmt LoopStmt
+%type <elsep>  ElsePart
+%type <expr>   Expression E1 E2 E3 E4 E5 E6 E7 E8 E9 E10 E11 E12 Object ObjCall
+%type <expr>   OptUntil
+%type <op>     CmpOp UnaryOp
+%type <aop>    AssignOp
+%type <access> AccessType
+%type <dir>    ForStep
+%type <mode>   InterfaceMode
+%type <ident>  Ident TypeIdent
+%type <initid> InitItem
+%type <pgroup> ParamsDef
+
+%start Root
+
+%%
+
+/* ==== Program ============================================================ */
+
+Root
+    : CupitParts                                { p->prog = ast_program(p->lex.file, $1); }
+    ;
+
+CupitParts
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | CupitParts CupitPart ';'                  { $$ = parts_add(p, $1, $2); }
+    | CupitParts CupitPart error                { $$ = parts_add(p, $1, $2); } /* missing ';' */
+    | CupitParts error ';'                      { $$ = parts_add(p, $1, NULL); }
+    ;
+
+CupitPart
+    : TypeDef
+    | DataObjectDef
+    | ProcedureDef
+    | FunctionDef
+    | ReductionFunctionDef
+    | WtaFunctionDef
+    ;
+
+Ident
+    : LIDENT                                    { $$ = $1.ident; }
+    ;
+
+TypeIdent
+    : UIDENT                                    { $$ = $1.ident; }
+    ;
+
+/* The optional keyword after END, checked against its construct by check_end. */
+EndKw
+    : %empty                                    { $$ = (EndKw){0, @$}; }
+    | TYPE                                      { $$ = (EndKw){TK_TYPE, @1}; }
+    | PROCEDURE                                 { $$ = (EndKw){TK_PROCEDURE, @1}; }
+    | FUNCTION                                  { $$ = (EndKw){TK_FUNCTION, @1}; }
+    | REDUCTION                                 { $$ = (EndKw){TK_REDUCTION, @1}; }
+    | WTA                                       { $$ = (EndKw){TK_WTA, @1}; }
+    | MERGE                                     { $$ = (EndKw){TK_MERGE, @1}; }
+    | IF                                        { $$ = (EndKw){TK_IF, @1}; }
+    | REPEAT                                    { $$ = (EndKw){TK_REPEAT, @1}; }
+    ;
+
+/* ==== Type definitions =================================================== */
+
+/* TypeDef -> TYPE NewTypeId IS TypeDefBody END [TYPE] */
+TypeDef
+    : TYPE TypeIdent IS TypeDefBody END EndKw   {
+          check_end(p, $6, TK_TYPE, false, "type definition", @1);
+          $$ = ast_type_def($2, $4.kind, $4.list, $4.array_size, $4.elem_type, @1);
+      }
+    ;
+
+TypeDefBody
+    : SYMBOLIC EnumIdList                       { $$ = (TypeBody){TDEF_SYMBOLIC, $2, NULL, {0}}; }
+    | SYMBOLIC EnumIdList ';'                   { $$ = (TypeBody){TDEF_SYMBOLIC, $2, NULL, {0}}; }
+    | RECORD ElemList                           { $$ = (TypeBody){TDEF_RECORD, $2, NULL, {0}}; }
+    | NODE NodeElemList                         { $$ = (TypeBody){TDEF_NODE, $2, NULL, {0}}; }
+    | CONNECTION ElemList                       { $$ = (TypeBody){TDEF_CONNECTION, $2, NULL, {0}}; }
+    | NETWORK ElemList                          { $$ = (TypeBody){TDEF_NETWORK, $2, NULL, {0}}; }
+    | ARRAY Expression OF TypeIdent             { $$ = (TypeBody){TDEF_ARRAY, {0}, $2, $4}; }
+    | ARRAY '[' Expression ']' OF TypeIdent     { $$ = (TypeBody){TDEF_ARRAY, {0}, $3, $6}; } /* lenient */
+    | GROUP OF TypeIdent                        { $$ = (TypeBody){TDEF_GROUP, {0}, NULL, $3}; }
+    ;
+
+EnumIdList
+    : Ident                                     { $$ = list1(p, ast_ident_new($1)); }
+    | EnumIdList ',' Ident                      { $$ = append(p, $1, ast_ident_new($3)); }
+    ;
+
+ElemList
+    : ElemItem                                  { $$ = append(p, (PtrVec){0}, $1); }
+    | ElemList ElemItem                         { $$ = append(p, $1, $2); }
+    ;
+
+ElemItem
+    : ElemDef ';'                               { $$ = $1; }
+    | ElemDef error                             { $$ = $1; } /* missing ';' */
+    | error ';'                                 { $$ = NULL; }
+    ;
+
+NodeElemList
+    : NodeElemItem                              { $$ = append(p, (PtrVec){0}, $1); }
+    | NodeElemList NodeElemItem                 { $$ = append(p, $1, $2); }
+    ;
+
+NodeElemItem
+    : NodeElemDef ';'                           { $$ = $1; }
+    | NodeElemDef error                         { $$ = $1; } /* missing ';' */
+    | error ';'                                 { $$ = NULL; }
+    ;
+
+ElemDef
+    : DataElemDef
+    | MergeProcDef
+    | ProcedureDef
+    | FunctionDef
+    ;
+
+NodeElemDef
+    : InterfaceElemDef
+    | ElemDef
+    ;
+
+DataElemDef
+    : TypeIdent InitIdList                      { $$ = ast_data_def(DECL_ELEM, $1, ACCESS_NONE, $2, @1); }
+    ;
+
+InitIdList
+    : InitItem                                  { $$ = list1(p, $1); }
+    | InitIdList ',' InitItem                   { $$ = append(p, $1, $3); }
+    ;
+
+InitItem
+    : Ident                                     { $$ = ast_init_id($1, NULL); }
+    | Ident ASSIGN Expression                   { $$ = ast_init_id($1, $3); }
+    | Ident '=' Expression                      { $$ = ast_init_id($1, $3); } /* lenient (R2) */
+    ;
+
+InterfaceElemDef
+    : InterfaceMode TypeIdent IdList            { $$ = ast_iface_def($1, $2, $3, @1); }
+    ;
+
+InterfaceMode
+    : IN                                        { $$ = IFACE_IN; }
+    | OUT                                       { $$ = IFACE_OUT; }
+    ;
+
+IdList
+    : Ident                                     { $$ = list1(p, ast_ident_new($1)); }
+    | IdList ',' Ident                          { $$ = append(p, $1, ast_ident_new($3)); }
+    ;
+
+/* MergeProcDef -> MERGE IS Statements END [MERGE] */
+MergeProcDef
+    : MERGE IS Statements END EndKw             {
+          check_end(p, $5, TK_MERGE, false, "merge procedure", @1);
+          $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, $3, @1);
+      }
+    ;
+
+/* ==== Data object definitions ============================================ */
+
+DataObjectDef
+    : TypeIdent AccessType InitIdList           { $$ = ast_data_def(DECL_DATA, $1, $2, $3, @1); }
+    ;
+
+AccessType
+    : CONST                                     { $$ = ACCESS_CONST; }
+    | VAR                                       { $$ = ACCESS_VAR; }
+    | IO                                        { $$ = ACCESS_IO; }
+    ;
+
+/* ==== Subroutine definitions ============================================= */
+
+/* ProcedureDef -> PROCEDURE NewProcedureId SubroutineDescription [PROCEDURE]
+   (global and object procedures have the same form) */
+ProcedureDef
+    : PROCEDURE Ident SubrDesc EndKw            {
+          check_end(p, $4, TK_PROCEDURE, $3.external, "procedure", @1);
+          $$ = ast_subr_def(DECL_PROC, $2, no_ident(@1), $3.params, $3.external, $3.body, @1);
+      }
+    ;
+
+FunctionDef
+    : TypeIdent FUNCTION Ident SubrDesc EndKw   {
+          check_end(p, $5, TK_FUNCTION, $4.external, "function", @2);
+          $$ = ast_subr_def(DECL_FUNC, $3, $1, $4.params, $4.external, $4.body, @1);
+      }
+    ;
+
+SubrDesc
+    : ParamList IS Statements END               { $$ = (SubrBody){$1, false, $3, @4}; }
+    | ParamList IS EXTERNAL                     { $$ = (SubrBody){$1, true, NULL, @3}; }
+    ;
+
+ParamList
+    : '(' ')'                                   { $$ = (PtrVec){0}; }
+    | '(' Parameters ')'                        { $$ = $2; }
+    | '(' error ')'                             { $$ = (PtrVec){0}; }
+    ;
+
+Parameters
+    : ParamsDef                                 { $$ = list1(p, $1); }
+    | Parameters ';' ParamsDef                  { $$ = append(p, $1, $3); }
+    ;
+
+ParamsDef
+    : TypeIdent AccessType IdList               { $$ = ast_param_group($1, $2, $3, @1); }
+    ;
+
+ReductionFunctionDef
+    : TypeIdent REDUCTION Ident IS Statements END EndKw {
+          check_end(p, $7, TK_REDUCTION, false, "reduction function", @2);
+          $$ = ast_subr_def(DECL_REDUCTION, $3, $1, (PtrVec){0}, false, $5, @1);
+      }
+    ;
+
+WtaFunctionDef
+    : TypeIdent WTA Ident IS Statements END EndKw {
+          check_end(p, $7, TK_WTA, false, "WTA function", @2);
+          $$ = ast_subr_def(DECL_WTA, $3, $1, (PtrVec){0}, false, $5, @1);
+      }
+    ;
+
+/* ==== Statements ========================================================= */
+
+/* Statements -> { DataObjectDef ";" } { Statement ";" }
+   Definitions after a statement parse too, so that block_add_def can say
+   what is wrong instead of a bare syntax error. */
+Statements
+    : StmtItems
+    ;
+
+StmtItems
+    : %empty                                    { $$ = ast_block((PtrVec){0}, (PtrVec){0}, @$); }
+    | StmtItems DataObjectDef ';'               { $$ = block_add_def(p, $1, $2); }
+    | StmtItems DataObjectDef error             { $$ = block_add_def(p, $1, $2); } /* missing ';' */
+    | StmtItems Statement ';'                   { $$ = block_add_stmt(p, $1, $2); }
+    | StmtItems Statement error                 { $$ = block_add_stmt(p, $1, $2); } /* missing ';' */
+    | StmtItems error ';'                       { $$ = block_recovered(p, $1); }
+    ;
+
+Statement
+    : Object AssignOp Expression                { $$ = ast_assign($1, $2, $3, @1); }
+    | Object LARROW Object                      { $$ = ast_io(STMT_INPUT, $1, $3, @1); }
+    | Object RARROW Object                      { $$ = ast_io(STMT_OUTPUT, $1, $3, @1); }
+    | Ident '(' ArgumentList ')'                { $$ = ast_call_stmt(ast_call($1, $3, @1), @1); }
+    | ObjCall                                   { $$ = ast_call_stmt($1, @1); }
+    | ObjCallList                               { $$ = ast_multicall($1, @1); }
+    | REDUCTION Object ':' Ident INTO Object    { $$ = ast_reduction_stmt($2, $4, $6, @1); }
+    | WTA Object '.' Ident ':' Ident Ident '(' ArgumentList ')'
+                                                { $$ = ast_wta_stmt($2, $4, $6, $7, $9, @1); }
+    | WTA Object '.' Ident ':' Ident '.' Ident '(' ArgumentList ')'
+                                                { $$ = ast_wta_stmt($2, $4, $6, $8, $10, @1); }
+    | RETURN                                    { $$ = ast_return(NULL, @1); }
+    | RETURN Expression                         { $$ = ast_return($2, @1); }
+    | IfStmt
+    | LoopStmt
+    | BREAK                                     { $$ = ast_break(@1); }
+    | REPLICATE Object INTO Expression          { $$ = ast_replicate(STMT_REPLICATE, $2, $4, @1); }
+    | EXTEND Object BY Expression               { $$ = ast_replicate(STMT_EXTEND, $2, $4, @1); }
+    | CONNECT Object TO Object                  { $$ = ast_connect(STMT_CONNECT, $2, $4, @1); }
+    | DISCONNECT Object FROM Object             { $$ = ast_connect(STMT_DISCONNECT, $2, $4, @1); }
+    | MERGE Object                              { $$ = ast_merge_stmt($2, @1); }
+    | error REPEAT Statements OptUntil END EndKw { $$ = NULL; } /* garbled loop head */
+    ;
+
+AssignOp
+    : ASSIGN                                    { $$ = ASSIGN_SET; }
+    | PLUSEQ                                    { $$ = ASSIGN_ADD; }
+    | MINUSEQ                                   { $$ = ASSIGN_SUB; }
+    | MULEQ                                     { $$ = ASSIGN_MUL; }
+    | DIVEQ                                     { $$ = ASSIGN_DIV; }
+    | MODEQ                                     { $$ = ASSIGN_MOD; }
+    ;
+
+ObjCall
+    : Object '.' Ident '(' ArgumentList ')'     { $$ = ast_objcall($1, $3, $5, @1); }
+    ;
+
+/* MultiObjectProcedureCall -> ObjectProcedureCall AND ObjectProcedureCall { AND ... } */
+ObjCallList
+    : ObjCall AND ObjCall                       { $$ = append(p, list1(p, $1), $3); }
+    | ObjCallList AND ObjCall                   { $$ = append(p, $1, $3); }
+    ;
+
+ArgumentList
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | ExprList
+    ;
+
+/* IfStmt -> IF Expression THEN Statements ElsePart END [IF] */
+IfStmt
+    : IF Expression THEN Statements ElsePart END EndKw {
+          check_end(p, $7, TK_IF, false, "'IF' statement", @1);
+          $$ = ast_if(prepend(p, ast_if_arm($2, $4, @1), $5.arms), $5.else_body, @1);
+      }
+    | IF error THEN Statements ElsePart END EndKw { $$ = NULL; }
+    ;
+
+ElsePart
+    : %empty                                    { $$ = (ElsePart){{0}, NULL}; }
+    | ELSE Statements                           { $$ = (ElsePart){{0}, $2}; }
+    | ELSIF Expression THEN Statements ElsePart {
+          $$ = (ElsePart){prepend(p, ast_if_arm($2, $4, @1), $5.arms), $5.else_body};
+      }
+    | ELSIF error THEN Statements ElsePart      { $$ = $5; }
+    ;
+
+/* LoopStmt -> [WHILE Expression] REPEAT Statements [UNTIL Expression] END [REPEAT]
+             | FOR Object := Expression ForStep Expression REPEAT ... */
+LoopStmt
+    : REPEAT Statements OptUntil END EndKw      {
+          check_end(p, $5, TK_REPEAT, false, "loop", @1);
+          $$ = ast_loop(NULL, $2, $3, @1);
+      }
+    | WHILE Expression REPEAT Statements OptUntil END EndKw {
+          check_end(p, $7, TK_REPEAT, false, "loop", @1);
+          $$ = ast_loop($2, $4, $5, @1);
+      }
+    | WHILE error REPEAT Statements OptUntil END EndKw { $$ = NULL; }
+    | FOR Object ASSIGN Expression ForStep Expression REPEAT Statements OptUntil END EndKw {
+          check_end(p, $11, TK_REPEAT, false, "loop", @1);
+          $$ = ast_for($2, $4, $5, $6, $8, $9, @1);
+      }
+    | FOR error REPEAT Statements OptUntil END EndKw { $$ = NULL; }
+    ;
+
+OptUntil
+    : %empty                                    { $$ = NULL; }
+    | UNTIL Expression                          { $$ = $2; }
+    ;
+
+ForStep
+    : UPTO                                      { $$ = FOR_UPTO; }
+    | TO                                        { $$ = FOR_TO; }
+    | DOWNTO                                    { $$ = FOR_DOWNTO; }
+    ;
+
+/* ==== Expressions (grammar.md §7; E1 lowest, E12 primaries) ============== */
+
+Expression
+    : E1
+    ;
+
+ExprList
+    : Expression                                { $$ = list1(p, $1); }
+    | ExprList ',' Expression                   { $$ = append(p, $1, $3); }
+    ;
+
+E1
+    : E2 '?' E2 ':' E2                          { $$ = ast_ternary($1, $3, $5, @1); }
+    | E2
+    ;
+
+E2
+    : E2 OR E3                                  { $$ = ast_binary(OP_OR, $1, $3, @2); }
+    | E2 XOR E3                                 { $$ = ast_binary(OP_XOR, $1, $3, @2); }
+    | E3
+    ;
+
+E3
+    : E3 AND E4                                 { $$ = ast_binary(OP_AND, $1, $3, @2); }
+    | E4
+    ;
+
+E4
+    : E5 CmpOp E5                               { $$ = ast_binary($2, $1, $3, @2); }
+    | E5 IN E5                                  { $$ = ast_binary(OP_IN, $1, $3, @2); }
+    | E5
+    ;
+
+CmpOp
+    : '='                                       { $$ = OP_EQ; }
+    | NE                                        { $$ = OP_NE; }
+    | '<'                                       { $$ = OP_LT; }
+    | '>'                                       { $$ = OP_GT; }
+    | LE                                        { $$ = OP_LE; }
+    | GE                                        { $$ = OP_GE; }
+    ;
+
+E5
+    : E5 BITOR E6                               { $$ = ast_binary(OP_BITOR, $1, $3, @2); }
+    | E5 BITXOR E6                              { $$ = ast_binary(OP_BITXOR, $1, $3, @2); }
+    | E6 DOTS E6                                { $$ = ast_binary(OP_INTERVAL, $1, $3, @2); }
+    | E6
+    ;
+
+E6
+    : E6 BITAND E7                              { $$ = ast_binary(OP_BITAND, $1, $3, @2); }
+    | E7
+    ;
+
+E7
+    : E7 LSHIFT E8                              { $$ = ast_binary(OP_LSHIFT, $1, $3, @2); }
+    | E7 RSHIFT E8                              { $$ = ast_binary(OP_RSHIFT, $1, $3, @2); }
+    | E8
+    ;
+
+E8
+    : E8 '+' E9                                 { $$ = ast_binary(OP_ADD, $1, $3, @2); }
+    | E8 '-' E9                                 { $$ = ast_binary(OP_SUB, $1, $3, @2); }
+    | E9
+    ;
+
+E9
+    : E9 '*' E10                                { $$ = ast_binary(OP_MUL, $1, $3, @2); }
+    | E9 '/' E10                                { $$ = ast_binary(OP_DIV, $1, $3, @2); }
+    | E9 '%' E10                                { $$ = ast_binary(OP_MOD, $1, $3, @2); }
+    | E10
+    ;
+
+E10
+    : E11 POW E10                               { $$ = ast_binary(OP_POW, $1, $3, @2); }
+    | E11
+    ;
+
+E11
+    : UnaryOp E12                               { $$ = ast_unary($1, $2, @1); }
+    | TypeIdent '(' ExprList ')'                { $$ = ast_convert($1, $3, @1); }
+    | MAXINDEX '(' Object ')'                   { $$ = ast_maxindex($3, @1); }
+    | E12
+    ;
+
+UnaryOp
+    : NOT                                       { $$ = OP_NOT; }
+    | BITNOT                                    { $$ = OP_BITNOT; }
+    | '-'                                       { $$ = OP_NEG; }
+    | MIN                                       { $$ = OP_MIN; }
+    | MAX                                       { $$ = OP_MAX; }
+    | RANDOM                                    { $$ = OP_RANDOM; }
+    ;
+
+E12
+    : '(' Expression ')'                        { $$ = $2; }
+    | Object
+    | INTDEN                                    { $$ = ast_int($1.int_value, @1); }
+    | REALDEN                                   { $$ = ast_real($1.real_value, $1.spelling, @1); }
+    | STRDEN                                    { $$ = ast_string($1.bytes, $1.len, $1.spelling, @1); }
+    | Ident '(' ArgumentList ')'                { $$ = ast_call($1, $3, @1); }
+    | ObjCall
+    ;
+
+/* Object -> ObjectName | ME | YOU | INDEX | Object . ElementName
+           | Object [ Expression ] | Object [ ] | ( Object --> Object ) */
+Object
+    : Ident                                     { $$ = ast_name($1.name, @1); }
+    | ME                                        { $$ = ast_expr(EXPR_ME, @1); }
+    | YOU                                       { $$ = ast_expr(EXPR_YOU, @1); }
+    | INDEX                                     { $$ = ast_expr(EXPR_INDEX, @1); }
+    | Object '.' Ident                          { $$ = ast_select($1, $3, @1); }
+    | Object '[' Expression ']'                 { $$ = ast_subscript($1, $3, @1); }
+    | Object '[' ']'                            { $$ = ast_allslice($1, @1); }
+    | '(' Object RARROW Object ')'              { $$ = ast_connaddr($2, $4, @1); }
+    ;
+
+%%
+
+/* ==== Glue: scanner interface, list helpers, messages ==================== */
+
+static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
+{
+    return lex_next(&p->lex, &val->tok, loc);
+}
+
+static void yyerror(const Loc *loc, Parser *p, const char *msg)
+{
+    (void)p;
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "the program is nested too deeply";
+    diag_error(*loc, "%s", msg);
+}
+
+const char *lex_token_name(int token)
+{
+    return yysymbol_name(YYTRANSLATE(token));
+}
+
+static PtrVec list1(Parser *p, void *item)
+{
+    PtrVec v = {0};
+    vec_push(p->arena, &v, item);
+    return v;
+}
+
+static PtrVec append(Parser *p, PtrVec list, void *item)
+{
+    if (item) /* NULL: an item lost to error recovery */
+        vec_push(p->arena, &list, item);
+    return list;
+}
+
+static PtrVec prepend(Parser *p, void *item, PtrVec list)
+{
+    PtrVec v = list1(p, item);
+    for (int i = 0; i < list.len; i++)
+        vec_push(p->arena, &v, list.items[i]);
+    return v;
+}
+
+/* A definition, element or statement was completed: lexical errors before
+ * this point no longer explain a syntax error. */
+static void sync_lex_errors(Parser *p)
+{
+    p->lex_errors_seen = p->lex.errors;
+}
+
+static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part)
+{
+    sync_lex_errors(p);
+    return append(p, parts, part);
+}
+
+static void block_start(Block *b, Loc loc)
+{
+    if (b->defs.len == 0 && b->stmts.len == 0)
+        b->loc = loc;
+}
+
+static Block *block_add_def(Parser *p, Block *b, Decl *def)
+{
+    sync_lex_errors(p);
+    if (b->stmts.len > 0)
+        diag_error(def->loc, "definition after a statement (local definitions must "
+                             "come before the first statement)");
+    block_start(b, def->loc);
+    vec_push(p->arena, &b->defs, def);
+    return b;
+}
+
+static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt)
+{
+    sync_lex_errors(p);
+    if (stmt) {
+        block_start(b, stmt->loc);
+        vec_push(p->arena, &b->stmts, stmt);
+    }
+    return b;
+}
+
+static Block *block_recovered(Parser *p, Block *b)
+{
+    sync_lex_errors(p);
+    return b;
+}
+
+static Ident no_ident(Loc loc)
+{
+    return (Ident){NULL, loc};
+}
+
+/* Name of a keyword token without its quotes ('IF' -> IF), for messages
+ * that quote a pair such as 'END IF'. */
+static int bare_len(const char *name)
+{
+    return (int)strlen(name) - 2;
+}
+
+static void check_end(Parser *p, EndKw kw, int want, bool after_external,
+                      const char *what, Loc opened)
+{
+    (void)p;
+    if (kw.token == 0 || kw.token == want)
+        return;
+    const char *got = lex_token_name(kw.token), *exp = lex_token_name(want);
+    const char *lead = after_external ? "EXTERNAL" : "END";
+    diag_error(kw.loc, "'%s %.*s' does not match the %s at line %d (write '%s' or '%s %.*s')",
+               lead, bare_len(got), got + 1, what, opened.line, lead, lead,
+               bare_len(exp), exp + 1);
+}
+
+/* The innermost construct still waiting for its END: found by walking the
+ * parser's state stack (each state knows the symbol it was entered by) down
+ * to the opening keyword, whose location sits at the same depth of the
+ * location stack.  Constructs already closed have been reduced away. */
+static bool parse_opener(const yypcontext_t *ctx, Parser *p, int *token, Loc *loc)
+{
+    static const int openers[] = {TK_TYPE, TK_PROCEDURE, TK_FUNCTION, TK_REDUCTION,
+                                  TK_WTA, TK_MERGE, TK_IF, TK_REPEAT};
+    const yy_state_t *base = *(yy_state_t **)p->states;
+    const Loc *locs = *(Loc **)p->locs;
+    for (const yy_state_t *s = ctx->yyssp; s > base; s--) {
+        yysymbol_kind_t sym = YY_ACCESSING_SYMBOL(*s);
+        for (size_t i = 0; i < sizeof openers / sizeof openers[0]; i++) {
+            if (sym == YYTRANSLATE(openers[i])) {
+                *token = openers[i];
+                *loc = locs[s - base];
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* "identifier 'foo'", "'END'", "end of file": the lookahead for messages. */
+static const char *describe_lookahead(Parser *p, yysymbol_kind_t la)
+{
+    const char *name = yysymbol_name(la);
+    if (la != YYTRANSLATE(TK_LIDENT) && la != YYTRANSLATE(TK_UIDENT)
+        && la != YYTRANSLATE(TK_INTDEN) && la != YYTRANSLATE(TK_REALDEN)
+        && la != YYTRANSLATE(TK_STRDEN))
+        return name;
+    int n = (int)(p->lex.cur - p->lex.tok);
+    if (n > 30)
+        return arena_printf(p->arena, "%s '%.27s...'", name, p->lex.tok);
+    return arena_printf(p->arena, "%s '%.*s'", name, n, p->lex.tok);
+}
+
+static bool has_token(const yysymbol_kind_t *set, int n, int token)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == YYTRANSLATE(token))
+            return true;
+    return false;
+}
+
+/* "expected ';' before 'END'", naming at most four expected tokens; larger
+ * sets are summarised by the token most likely missing. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
+{
+    if (p->lex.errors != p->lex_errors_seen) {
+        /* The scanner already reported (and repaired) something here. */
+        sync_lex_errors(p);
+        return 0;
+    }
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
+    if (n < 0)
+        return n;
+    const char *what = describe_lookahead(p, yypcontext_token(ctx));
+    Loc loc = *yypcontext_location(ctx);
+    bool end = has_token(expected, n, TK_END);
+
+    char list[256] = "";
+    if (n >= 1 && n <= 4) {
+        size_t len = 0;
+        for (int i = 0; i < n; i++) {
+            const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", sep,
+                                    yysymbol_name(expected[i]));
+            if (len >= sizeof list)
+                break;
+        }
+    } else if (has_token(expected, n, ';')) {
+        snprintf(list, sizeof list, "';'");
+    } else if (has_token(expected, n, TK_ASSIGN)) {
+        snprintf(list, sizeof list, "an assignment operator");
+    } else if (end) {
+        snprintf(list, sizeof list, "'END'");
+    } else if (has_token(expected, n, TK_INTDEN)) {
+        snprintf(list, sizeof list, "an expression");
+    }
+
+    int opener;
+    Loc opened;
+    char note[96] = "";
+    if (end && parse_opener(ctx, p, &opener, &opened))
+        snprintf(note, sizeof note, " (to close '%.*s' at line %d)",
+                 bare_len(lex_token_name(opener)), lex_token_name(opener) + 1,
+                 opened.line);
+    if (list[0])
+        diag_error(loc, "expected %s before %s%s", list, what, note);
+    else
+        diag_error(loc, "unexpected %s%s", what, note);
+    return 0;
+}
+
+Program *parse_program(const SourceFile *file, Arena *arena)
+{
+    Parser p = {0};
+    lex_init(&p.lex, file, arena);
+    p.arena = arena;
+    ast_set_arena(arena);
+    yyparse(&p);
+    if (!p.prog) /* the parser gave up: keep the contract of always returning one */
+        p.prog = ast_program(file, (PtrVec){0});
+    return p.prog;
+}
