@@ -116,6 +116,8 @@ struct Symbol {
     Decl *decl;        /* defining declaration (NULL for predefined symbols) */
     InitId *init;      /* data objects and elements: name and initializer */
     int uid;           /* unique in the program, in definition order */
+    bool defined;      /* analysis has reached the definition (names used
+                          earlier are "used before definition", §1.3) */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -152,6 +154,8 @@ struct Symbol {
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
+    PtrVec locals;     /* Symbol*: its parameters and local data objects (all
+                          blocks), in definition order */
 
     /* CONST data objects (incl. true/false): the folded initializer value */
     bool has_value;
@@ -197,6 +201,7 @@ typedef struct SemaInfo {
                           reduction, WTA) in textual order */
     Symbol *program;   /* the procedure `program`, NULL if missing */
     Symbol *sym_true, *sym_false;
+    int next_type_id, next_uid; /* counters for Type.id and Symbol.uid */
 } SemaInfo;
 
 /* Analyses the whole program, reporting through diag.h.  Returns false if
@@ -210,6 +215,7 @@ SemaInfo *sema_info_new(Arena *arena);
 /* The AstTypeNamer for ast_dump: the type's name ("<error>" for errors). */
 const char *sema_type_name(const Type *type);
 const char *sema_sym_kind_name(SymKind k);
+const char *sema_type_kind_name(TypeKind k);
 const char *sema_context_name(SubrContext c);
 
 /* ---- type predicates (types.c) -------------------------------------- */

@@ -1,0 +1,350 @@
+/* call.c -- procedure and function calls (semantics.md §4, §5.2, §8.3).
+ *
+ * Resolves the callee, classifies the call (plain, object, group,
+ * replicates), applies the call-level table of §5.2 and the parameter rules
+ * (CONST/VAR/IO, the VAR-parameter rule for object procedures), and records
+ * calls of global subroutines for the central-agent computation. */
+#include "sema_internal.h"
+
+static Type *fail(Ctx *c, Expr *e)
+{
+    e->type = c->si->builtin[TY_ERROR];
+    e->cat = VC_NONE;
+    return e->type;
+}
+
+/* Analyses arguments for their own errors only (the call itself is wrong). */
+static void scan_args(Ctx *c, PtrVec *args)
+{
+    for (int i = 0; i < args->len; i++)
+        sema_analyze_expr(c, VEC_AT(*args, i, Expr));
+}
+
+static void note_declared(const Symbol *callee)
+{
+    if (callee->decl)
+        diag_note(callee->loc, "'%s' is defined here", callee->name);
+}
+
+static bool is_io_object(const Expr *a)
+{
+    return a->kind == EXPR_NAME && a->sym &&
+           (a->sym->kind == SYM_IO ||
+            (a->sym->kind == SYM_PARAM && a->sym->access == ACCESS_IO));
+}
+
+void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
+{
+    int n = callee->params.len;
+    if (args->len != n) {
+        diag_error(at, "'%s' expects %d argument%s, but %d %s given", callee->name, n,
+                   n == 1 ? "" : "s", args->len, args->len == 1 ? "was" : "were");
+        note_declared(callee);
+        scan_args(c, args);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        Expr *a = VEC_AT(*args, i, Expr);
+        Symbol *f = VEC_AT(callee->params, i, Symbol);
+        if (f->access == ACCESS_CONST) {
+            Type *t = sema_value(c, a);
+            if (!type_is_error(t) && !type_is_error(f->type) &&
+                !type_assignable(f->type, t))
+                diag_error(a->loc, "argument %d of '%s' has type %s, but parameter '%s' "
+                           "has type %s", i + 1, callee->name, t->name, f->name,
+                           f->type->name);
+            continue;
+        }
+        Type *t = sema_analyze_expr(c, a);
+        if (type_is_error(t) || type_is_error(f->type))
+            continue;
+        if (f->access == ACCESS_IO) {
+            if (!is_io_object(a) || t != f->type)
+                diag_error(a->loc, "argument %d of '%s' must be an I/O area (IO object) "
+                           "of type %s for IO parameter '%s'", i + 1, callee->name,
+                           f->type->name, f->name);
+            continue;
+        }
+        if (a->cat != VC_OBJECT || is_io_object(a) || sema_is_iface(a)) {
+            diag_error(a->loc, "argument %d of '%s' must be a variable: it is passed "
+                       "to VAR parameter '%s'", i + 1, callee->name, f->name);
+            continue;
+        }
+        if (!sema_check_writable(c, a, "pass", " to a VAR parameter"))
+            continue;
+        if (t != f->type)
+            diag_error(a->loc, "argument %d of '%s' has type %s, but VAR parameter '%s' "
+                       "needs exactly %s", i + 1, callee->name, t->name, f->name,
+                       f->type->name);
+    }
+}
+
+void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
+{
+    if (ctx_is_parallel(c) && callee->is_central_agent) {
+        diag_error(at, "'%s' belongs to the central agent and cannot be called from %s",
+                   callee->name, sema_ctx_desc(c));
+        note_declared(callee);
+        return;
+    }
+    if (!c->subr)
+        return;
+    for (int i = 0; i < c->subr->callees.len; i++)
+        if (VEC_AT(c->subr->callees, i, Symbol) == callee)
+            return;
+    vec_push(c->si->arena, &c->subr->callees, callee);
+}
+
+void sema_check_var_param_rule(Ctx *c, Symbol *callee, Loc at)
+{
+    if (callee->kind != SYM_OBJPROC || c->owner == callee->owner)
+        return;
+    for (int i = 0; i < callee->params.len; i++) {
+        Symbol *p = VEC_AT(callee->params, i, Symbol);
+        if (p->access == ACCESS_VAR) {
+            diag_error(at, "'%s' has a VAR parameter and can only be called from "
+                       "subroutines of type '%s'", callee->name, callee->owner->name);
+            diag_note(p->loc, "VAR parameter '%s' is here", p->name);
+            return;
+        }
+    }
+}
+
+/* ---- plain calls ---------------------------------------------------------- */
+
+static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
+{
+    Ident f = e->u.call.callee;
+    PtrVec *args = &e->u.call.args;
+    Symbol *sym = sema_scope_lookup(c->scope, f.name);
+    if (!sym || !sym->defined) {
+        if (!(c->undefined && sema_scope_find(c->undefined, f.name))) {
+            if (sym) {
+                diag_error(f.loc, "'%s' is used before its definition", f.name);
+                diag_note(sym->loc, "'%s' is defined here", f.name);
+            } else {
+                diag_error(f.loc, "undefined procedure or function '%s'", f.name);
+            }
+            if (c->undefined)
+                sema_scope_add(c->si, c->undefined,
+                               sema_new_symbol(c->si, SYM_PROC, f.name, f.loc));
+        }
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    switch (sym->kind) {
+    case SYM_PROC:
+        if (!as_stmt) {
+            diag_error(f.loc, "procedure '%s' cannot be called in an expression: it "
+                       "returns no value", f.name);
+            scan_args(c, args);
+            return fail(c, e);
+        }
+        break;
+    case SYM_FUNC:
+        if (as_stmt) {
+            diag_error(f.loc, "function '%s' cannot be called as a statement (its "
+                       "result would be lost)", f.name);
+            scan_args(c, args);
+            return fail(c, e);
+        }
+        break;
+    case SYM_REDUCTION: case SYM_WTA:
+        diag_error(f.loc, "'%s' is a %s; it can only be named in a %s statement",
+                   f.name, sema_sym_what(sym),
+                   sym->kind == SYM_WTA ? "WTA" : "REDUCTION");
+        scan_args(c, args);
+        return fail(c, e);
+    default:
+        diag_error(f.loc, "'%s' is a %s, not a procedure or function", f.name,
+                   sema_sym_what(sym));
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    e->sym = sym;
+    e->call_kind = CALL_PLAIN;
+    sema_check_args(c, sym, args, f.loc);
+    sema_note_global_call(c, sym, f.loc);
+    e->type = sym->result;
+    e->cat = sym->result ? VC_VALUE : VC_NONE;
+    return e->type;
+}
+
+/* ---- object calls --------------------------------------------------------- */
+
+static bool same_level_object(const Expr *obj)
+{
+    return obj->kind == EXPR_ME || obj->kind == EXPR_YOU;
+}
+
+static bool group_calls_allowed(const Ctx *c)
+{
+    return ctx_is_global_subr(c) || c->kind == CTX_NETP || c->kind == CTX_NETF ||
+           c->kind == CTX_NODEP || c->kind == CTX_NODEF;
+}
+
+/* Owner-level contexts: the type's own subroutines and its MERGE. */
+static bool in_own_level(const Ctx *c, TypeKind level)
+{
+    if (c->kind == CTX_MERGE)
+        return c->owner && c->owner->kind == level;
+    switch (level) {
+    case TY_NETWORK: return c->kind == CTX_NETP || c->kind == CTX_NETF;
+    case TY_NODE: return c->kind == CTX_NODEP || c->kind == CTX_NODEF;
+    case TY_CONNECTION: return c->kind == CTX_CONP || c->kind == CTX_CONF;
+    default: return false;
+    }
+}
+
+static const char *level_name(TypeKind k)
+{
+    switch (k) {
+    case TY_NETWORK: return "network";
+    case TY_NODE: return "node";
+    case TY_CONNECTION: return "connection";
+    default: return "record";
+    }
+}
+
+/* §5.2: may the current context call method m on obj?  Sets call_kind. */
+static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
+{
+    TypeKind level = m->owner->kind;
+    bool func = m->kind == SYM_OBJFUNC;
+    const char *what = func ? "function" : "procedure";
+    Loc at = e->u.objcall.method.loc;
+    if (level == TY_RECORD) {
+        e->call_kind = CALL_OBJECT;
+        return true;
+    }
+    if (level == TY_NETWORK && ctx_is_global_subr(c) && sema_network_root(obj) &&
+        (obj->kind == EXPR_NAME || obj->kind == EXPR_SUBSCRIPT ||
+         obj->kind == EXPR_ALLSLICE)) {
+        bool one = obj->cat == VC_OBJECT && (func || obj->kind == EXPR_SUBSCRIPT);
+        e->call_kind = one ? CALL_OBJECT : CALL_REPLICATES;
+        return true;
+    }
+    if (in_own_level(c, level) && same_level_object(obj)) {
+        e->call_kind = CALL_OBJECT;
+        return true;
+    }
+    if (level == TY_NODE && (c->kind == CTX_NETP || c->kind == CTX_NETF) && !func) {
+        e->call_kind = multi ? CALL_GROUP : CALL_OBJECT;
+        return true;
+    }
+    if (level == TY_CONNECTION && (c->kind == CTX_NODEP || c->kind == CTX_NODEF) &&
+        !func && multi && sema_is_iface(obj->kind == EXPR_ALLSLICE ? obj->u.allslice.obj : obj)) {
+        e->call_kind = CALL_GROUP;
+        return true;
+    }
+    if (func && ((level == TY_NODE && (c->kind == CTX_NETP || c->kind == CTX_NETF)) ||
+                 (level == TY_CONNECTION && (c->kind == CTX_NODEP || c->kind == CTX_NODEF))))
+        diag_error(at, "%s function '%s' cannot be called from %s: function calls "
+                   "never go down a level", level_name(level), m->name, sema_ctx_desc(c));
+    else
+        diag_error(at, "%s %s '%s' cannot be called from %s", level_name(level), what,
+                   m->name, sema_ctx_desc(c));
+    return false;
+}
+
+/* Object procedure calls may not change a read-only object (CONST record,
+ * YOU, ME of a reduction/WTA function); object functions may still call
+ * procedures on ME (semantics.md §12). */
+static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
+{
+    if (m->kind != SYM_OBJPROC || !obj->read_only)
+        return true;
+    Expr *root = sema_object_root(obj);
+    if (root->kind == EXPR_ME && c->kind != CTX_RED && c->kind != CTX_WTA)
+        return true;
+    return sema_check_writable(c, obj, "call a procedure on", "");
+}
+
+static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
+{
+    Expr *obj = e->u.objcall.obj;
+    Ident mid = e->u.objcall.method;
+    PtrVec *args = &e->u.objcall.args;
+    Type *ot = sema_analyze_expr(c, obj);
+    if (type_is_error(ot)) {
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    if (obj->cat == VC_CONNADDR || obj->cat == VC_PVS || obj->cat == VC_VALUE) {
+        if (obj->cat == VC_CONNADDR)
+            diag_error(mid.loc, "a connection address cannot be the object of a call");
+        else if (obj->cat == VC_PVS)
+            diag_error(mid.loc, "a parallel variable selection cannot be the object "
+                       "of a call");
+        else
+            diag_error(mid.loc, "'%s' cannot be called on a value", mid.name);
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    bool multi = sema_is_multitude(obj);
+    Type *et = obj->cat == VC_OBJECT && type_is_node_collection(ot) ? ot->elem : ot;
+    Symbol *m = type_is_structure(et) ? sema_scope_find(et->members, mid.name) : NULL;
+    if (!m || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
+        if (!type_is_structure(et))
+            diag_error(mid.loc, "an object of type %s has no object procedures or "
+                       "functions", et->name);
+        else if (m)
+            diag_error(mid.loc, "'%s' is an %s of '%s', not an object procedure or "
+                       "function", mid.name, sema_sym_what(m), et->name);
+        else
+            diag_error(mid.loc, "type '%s' has no object procedure or function '%s'",
+                       et->name, mid.name);
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    if (!m->defined) {
+        diag_error(mid.loc, "'%s' is used before its definition", mid.name);
+        note_declared(m);
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    bool func = m->kind == SYM_OBJFUNC;
+    bool bad = false;
+    if (in_multi && func) {
+        diag_error(mid.loc, "each part of a multi-object call must call an object "
+                   "procedure; '%s' is a function", mid.name);
+        bad = true;
+    } else if (as_stmt && func) {
+        diag_error(mid.loc, "object function '%s' cannot be called as a statement (its "
+                   "result would be lost)", mid.name);
+        bad = true;
+    } else if (!as_stmt && !func) {
+        diag_error(mid.loc, "object procedure '%s' cannot be called in an expression: "
+                   "it returns no value", mid.name);
+        bad = true;
+    } else if (multi && func) {
+        diag_error(mid.loc, "object function '%s' cannot be called on a parallel "
+                   "variable (it would yield many values)", mid.name);
+        bad = true;
+    } else if (multi && !group_calls_allowed(c)) {
+        diag_error(mid.loc, "group procedure calls are not allowed in %s",
+                   sema_ctx_desc(c));
+        bad = true;
+    } else if (!check_level(c, e, obj, m, multi)) {
+        bad = true;
+    } else if (!check_call_target(c, obj, m)) {
+        bad = true;
+    }
+    if (bad) {
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    e->sym = m;
+    sema_check_var_param_rule(c, m, mid.loc);
+    sema_check_args(c, m, args, mid.loc);
+    e->type = m->result;
+    e->cat = m->result ? VC_VALUE : VC_NONE;
+    return e->type;
+}
+
+Type *sema_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
+{
+    if (e->kind == EXPR_CALL)
+        return plain_call(c, e, as_stmt);
+    return object_call(c, e, as_stmt, in_multi);
+}

@@ -1,0 +1,108 @@
+/* context.c -- subroutine contexts and the central agent (semantics.md §5).
+ *
+ * Every body is analysed with a context (CA/free global subroutine, NetP,
+ * NodeF, Merge, ...) that decides which statements, special objects and
+ * calls are legal there.  The central agent is computed by the fixpoint of
+ * §5.1 once every body has been analysed. */
+#include "sema_internal.h"
+
+/* ORDER CTX */
+static const char *const ctx_names[] = {
+    "none", "CA", "free", "NetP", "NetF", "NodeP", "NodeF", "ConP", "ConF",
+    "RecP", "RecF", "Red", "Wta", "Merge",
+};
+_Static_assert(sizeof ctx_names / sizeof ctx_names[0] == CTX__COUNT,
+               "ctx_names out of sync with SubrContext");
+
+const char *sema_context_name(SubrContext c)
+{
+    return c < CTX__COUNT ? ctx_names[c] : "?";
+}
+
+const char *sema_ctx_desc(const Ctx *c)
+{
+    switch (c->kind) {
+    case CTX_NONE: return c->elem_init ? "an element initializer" : "a global initializer";
+    case CTX_CA: case CTX_FREE:
+        return c->subr && c->subr->kind == SYM_FUNC ? "a global function"
+                                                    : "a global procedure";
+    case CTX_NETP: return "a network procedure";
+    case CTX_NETF: return "a network function";
+    case CTX_NODEP: return "a node procedure";
+    case CTX_NODEF: return "a node function";
+    case CTX_CONP: return "a connection procedure";
+    case CTX_CONF: return "a connection function";
+    case CTX_RECP: return "a record procedure";
+    case CTX_RECF: return "a record function";
+    case CTX_RED: return "a reduction function";
+    case CTX_WTA: return "a WTA function";
+    case CTX_MERGE: return "a MERGE procedure";
+    default: return "this context";
+    }
+}
+
+bool ctx_is_global_subr(const Ctx *c)
+{
+    return c->kind == CTX_CA || c->kind == CTX_FREE;
+}
+
+bool ctx_is_parallel(const Ctx *c)
+{
+    return c->kind >= CTX_NETP || c->elem_init;
+}
+
+bool ctx_is_function(const Ctx *c)
+{
+    return c->subr && (c->subr->kind == SYM_FUNC || c->subr->kind == SYM_OBJFUNC ||
+                       c->subr->kind == SYM_REDUCTION || c->subr->kind == SYM_WTA);
+}
+
+SubrContext sema_object_context(TypeKind owner, bool is_function)
+{
+    switch (owner) {
+    case TY_NETWORK: return is_function ? CTX_NETF : CTX_NETP;
+    case TY_NODE: return is_function ? CTX_NODEF : CTX_NODEP;
+    case TY_CONNECTION: return is_function ? CTX_CONF : CTX_CONP;
+    default: return is_function ? CTX_RECF : CTX_RECP;
+    }
+}
+
+static bool is_global_subr(const Symbol *s)
+{
+    return s->kind == SYM_PROC || s->kind == SYM_FUNC;
+}
+
+/* §5.1: program and every subroutine that names a network variable are CA;
+ * then every caller of a CA subroutine, until nothing changes.  EXTERNAL
+ * subroutines are always free. */
+void sema_classify_central_agent(SemaInfo *si)
+{
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (!is_global_subr(s))
+            continue;
+        s->is_central_agent = !s->external && (s == si->program || s->mentions_network);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < si->subrs.len; i++) {
+            Symbol *s = VEC_AT(si->subrs, i, Symbol);
+            if (!is_global_subr(s) || s->is_central_agent || s->external)
+                continue;
+            for (int j = 0; j < s->callees.len; j++) {
+                if (VEC_AT(s->callees, j, Symbol)->is_central_agent) {
+                    s->is_central_agent = true;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (!is_global_subr(s))
+            continue;
+        s->is_free = !s->is_central_agent;
+        s->context = s->is_central_agent ? CTX_CA : CTX_FREE;
+    }
+}

@@ -1,0 +1,637 @@
+/* decls.c -- definitions: types, data objects, subroutines (semantics.md
+ * §1-§4).
+ *
+ * Global names are declared first (so a name used too early is reported as
+ * "used before its definition", not as unknown), then every definition is
+ * analysed in textual order.  Where each category of object may occur
+ * (§2.4) is checked by check_placement. */
+#include "sema_internal.h"
+
+/* Where an object of some type is being defined (columns of §2.4). */
+typedef enum Place {
+    PL_GLOBAL, PL_LOCAL, PL_PARAM, PL_EXT_PARAM, PL_ELEM, PL_NET_ELEM,
+    PL_ARRAY_ELEM, PL_RESULT,
+} Place;
+
+static Type *err_type(SemaInfo *si) { return si->builtin[TY_ERROR]; }
+
+/* A context for expressions outside subroutine bodies. */
+static Ctx init_ctx(SemaInfo *si, Scope *scope, bool elem_init)
+{
+    Ctx c = {0};
+    c.si = si;
+    c.scope = scope;
+    c.kind = CTX_NONE;
+    c.elem_init = elem_init;
+    return c;
+}
+
+Type *sema_resolve_type(Ctx *c, Ident id)
+{
+    Symbol *sym = sema_scope_find(c->si->globals, id.name);
+    if (!sym || sym->kind != SYM_TYPE) {
+        diag_error(id.loc, "unknown type '%s'", id.name);
+        return err_type(c->si);
+    }
+    if (!sym->defined) {
+        diag_error(id.loc, "type '%s' is used before its definition", id.name);
+        diag_note(sym->loc, "'%s' is defined here", id.name);
+        return err_type(c->si);
+    }
+    return sym->type;
+}
+
+/* ---- §2.4: where objects of each category may occur ------------------- */
+
+static bool check_placement(Type *t, Place p, Loc at)
+{
+    if (type_is_error(t) || type_is_plain_data(t))
+        return true;
+    const char *n = t->name;
+    switch (t->kind) {
+    case TY_NODE:
+        switch (p) {
+        case PL_EXT_PARAM: case PL_ARRAY_ELEM: return true;
+        case PL_GLOBAL: case PL_LOCAL:
+            diag_error(at, "'%s' is a node type: nodes exist only inside node groups "
+                       "and arrays", n);
+            return false;
+        case PL_NET_ELEM:
+            diag_error(at, "a single node cannot be a network element; use a GROUP or "
+                       "ARRAY of '%s'", n);
+            return false;
+        default: break;
+        }
+        break;
+    case TY_ARRAY: /* an array of nodes */
+        switch (p) {
+        case PL_EXT_PARAM: case PL_NET_ELEM: return true;
+        case PL_GLOBAL: case PL_LOCAL:
+            diag_error(at, "'%s' is an array of nodes: it can only be an element of a "
+                       "network type", n);
+            return false;
+        case PL_ARRAY_ELEM:
+            diag_error(at, "arrays of node arrays are not supported ('%s' is an array "
+                       "of nodes)", n);
+            return false;
+        default: break;
+        }
+        break;
+    case TY_GROUP:
+        if (p == PL_NET_ELEM)
+            return true;
+        if (p == PL_GLOBAL || p == PL_LOCAL || p == PL_PARAM || p == PL_EXT_PARAM) {
+            diag_error(at, "'%s' is a group type: groups can only be elements of a "
+                       "network type", n);
+            return false;
+        }
+        break;
+    case TY_CONNECTION:
+        if (p == PL_EXT_PARAM)
+            return true;
+        if (p == PL_GLOBAL || p == PL_LOCAL || p == PL_ELEM || p == PL_NET_ELEM) {
+            diag_error(at, "'%s' is a connection type: connections exist only attached "
+                       "to node interfaces", n);
+            return false;
+        }
+        break;
+    case TY_NETWORK:
+        if (p == PL_GLOBAL)
+            return true;
+        if (p != PL_ARRAY_ELEM && p != PL_RESULT) {
+            diag_error(at, "'%s' is a network type: network objects can only be global "
+                       "variables", n);
+            return false;
+        }
+        break;
+    default:
+        break;
+    }
+    switch (p) {
+    case PL_PARAM:
+        diag_error(at, "a parameter of type '%s' (a %s type) is only allowed for "
+                   "EXTERNAL subroutines", n, t->kind == TY_ARRAY ? "node array" :
+                   sema_type_kind_name(t->kind));
+        break;
+    case PL_ELEM:
+        diag_error(at, "an element of a record, node or connection type cannot have "
+                   "type '%s'", n);
+        break;
+    case PL_ARRAY_ELEM:
+        diag_error(at, "an array element cannot have type '%s'", n);
+        break;
+    case PL_RESULT:
+        diag_error(at, "a function cannot return a value of type '%s'", n);
+        break;
+    default:
+        diag_error(at, "an object of type '%s' is not allowed here", n);
+        break;
+    }
+    return false;
+}
+
+/* ---- data objects ------------------------------------------------------ */
+
+static SymKind access_kind(Access a)
+{
+    switch (a) {
+    case ACCESS_CONST: return SYM_CONST;
+    case ACCESS_IO: return SYM_IO;
+    default: return SYM_VAR;
+    }
+}
+
+/* Initializer, CONST/IO rules and folding for one defined object. */
+static void object_init(Ctx *c, Symbol *sym, InitId *id)
+{
+    if (sym->access == ACCESS_CONST && !id->init) {
+        diag_error(id->id.loc, "CONST object '%s' needs an initializer", sym->name);
+        return;
+    }
+    if (!id->init)
+        return;
+    if (sym->access == ACCESS_IO) {
+        diag_error(id->init->loc, "an IO object cannot have an initializer (its storage "
+                   "belongs to external code)");
+        sema_analyze_expr(c, id->init);
+        return;
+    }
+    if (!sema_value_to(c, id->init, sym->type, "the initializer"))
+        return;
+    Expr *e = id->init;
+    if (sym->access == ACCESS_CONST && e->is_const && !type_is_error(sym->type)) {
+        sym->has_value = true;
+        sym->const_int = e->const_int;
+        sym->const_real = e->const_real;
+    }
+}
+
+/* T CONST|VAR|IO a := e, b  at top level (global) or in a block (local). */
+static void data_decl(Ctx *c, Decl *d, bool global)
+{
+    SemaInfo *si = c->si;
+    Type *t = sema_resolve_type(c, d->u.data.type);
+    bool placed = check_placement(t, global ? PL_GLOBAL : PL_LOCAL, d->u.data.type.loc);
+    if (placed && t->kind == TY_NETWORK && d->u.data.access != ACCESS_VAR) {
+        diag_error(d->u.data.type.loc, "a network object must be a VAR");
+        placed = false;
+    }
+    if (!placed)
+        t = err_type(si);
+    for (int i = 0; i < d->u.data.ids.len; i++) {
+        InitId *id = VEC_AT(d->u.data.ids, i, InitId);
+        Symbol *sym = id->sym;
+        if (!global) {
+            sym = sema_new_symbol(si, access_kind(d->u.data.access), id->id.name, id->id.loc);
+            sym->decl = d;
+            sym->init = id;
+            sym->subr = c->subr;
+            id->sym = sym;
+        }
+        sym->type = t;
+        sym->access = d->u.data.access;
+        object_init(c, sym, id);
+        if (global) {
+            sym->defined = true;
+            sym->index = si->data.len;
+            vec_push(si->arena, &si->data, sym);
+            if (t->kind == TY_NETWORK)
+                vec_push(si->arena, &si->networks, sym);
+            continue;
+        }
+        /* A top-level local may not repeat a parameter's name (§1.5). */
+        Scope *params = c->scope->parent;
+        Symbol *p = params && params->kind == SCOPE_PARAMS && c->subr &&
+                            c->subr->scope == params
+                        ? sema_scope_find(params, sym->name) : NULL;
+        if (p) {
+            diag_error(sym->loc, "redefinition of '%s'", sym->name);
+            diag_note(p->loc, "previous definition of '%s' is here", p->name);
+            continue;
+        }
+        if (sema_declare(si, c->scope, sym)) {
+            sym->defined = true;
+            sema_assign_local_cname(si, c->subr, sym);
+        }
+    }
+    if (d->u.data.ids.len > 0)
+        d->sym = VEC_AT(d->u.data.ids, 0, InitId)->sym;
+}
+
+void sema_local_data(Ctx *c, Decl *d)
+{
+    data_decl(c, d, false);
+}
+
+/* ---- subroutines ------------------------------------------------------- */
+
+static bool is_function_kind(SymKind k)
+{
+    return k == SYM_FUNC || k == SYM_OBJFUNC || k == SYM_REDUCTION || k == SYM_WTA;
+}
+
+/* Parameters and result type of a PROCEDURE / FUNCTION (global or object). */
+static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
+{
+    Ctx c = init_ctx(si, si->globals, false);
+    sym->external = d->u.subr.external;
+    sym->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+    sym->scope->subr = sym;
+    bool func = sym->kind == SYM_FUNC || sym->kind == SYM_OBJFUNC;
+    for (int g = 0; g < d->u.subr.params.len; g++) {
+        ParamGroup *pg = VEC_AT(d->u.subr.params, g, ParamGroup);
+        Type *t = sema_resolve_type(&c, pg->type);
+        if (!check_placement(t, sym->external ? PL_EXT_PARAM : PL_PARAM, pg->type.loc))
+            t = err_type(si);
+        if (func && pg->access == ACCESS_VAR)
+            diag_error(pg->loc, "a function cannot have VAR parameters");
+        for (int i = 0; i < pg->names.len; i++) {
+            Ident *id = VEC_AT(pg->names, i, Ident);
+            Symbol *p = sema_new_symbol(si, SYM_PARAM, id->name, id->loc);
+            p->type = t;
+            p->access = pg->access;
+            p->subr = sym;
+            p->index = sym->params.len;
+            p->defined = true;
+            vec_push(si->arena, &sym->params, p);
+            if (sema_declare(si, sym->scope, p))
+                sema_assign_local_cname(si, sym, p);
+        }
+    }
+    if (func) {
+        Type *r = sema_resolve_type(&c, d->u.subr.result);
+        if (!check_placement(r, PL_RESULT, d->u.subr.result.loc))
+            r = err_type(si);
+        sym->result = r;
+        sym->type = r;
+    }
+}
+
+/* Sets up ME/YOU/INDEX for the body of sym (§5.3) and analyses it. */
+static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
+{
+    if (sym->external || !d->u.subr.body)
+        return;
+    Ctx c = {0};
+    c.si = si;
+    c.subr = sym;
+    c.scope = sym->scope;
+    c.undefined = sema_scope_new(si, SCOPE_BLOCK, NULL);
+    c.owner = sym->owner;
+    switch (sym->kind) {
+    case SYM_PROC: case SYM_FUNC:
+        c.kind = CTX_CA;
+        break;
+    case SYM_REDUCTION: case SYM_WTA:
+        c.kind = sym->kind == SYM_WTA ? CTX_WTA : CTX_RED;
+        c.me_type = c.you_type = sym->type;
+        c.me_read_only = true;
+        break;
+    case SYM_MERGE:
+        c.kind = CTX_MERGE;
+        c.me_type = c.you_type = sym->owner;
+        break;
+    default:
+        c.kind = sema_object_context(sym->owner->kind, sym->kind == SYM_OBJFUNC);
+        c.me_type = sym->owner;
+        c.me_read_only = sym->kind == SYM_OBJFUNC;
+        c.index_ok = sym->owner->kind == TY_NETWORK || sym->owner->kind == TY_NODE;
+        break;
+    }
+    sym->context = c.kind;
+    sema_block(&c, d->u.subr.body);
+    if (is_function_kind(sym->kind)) {
+        Loc blame = d->u.subr.name.loc;
+        if (!sema_ends_in_return(d->u.subr.body, &blame))
+            diag_error(blame, "%s '%s' must end with a RETURN statement (or an IF whose "
+                       "branches all end with one)", sema_sym_what(sym), sym->name);
+    }
+    if (c.kind == CTX_CA) {
+        /* §5.1, incrementally: every callee is defined earlier, so its
+         * classification is already final. */
+        bool ca = sym->is_central_agent || sym->mentions_network;
+        for (int i = 0; i < sym->callees.len && !ca; i++)
+            ca = VEC_AT(sym->callees, i, Symbol)->is_central_agent;
+        sym->is_central_agent = ca;
+    }
+}
+
+static void global_subr(SemaInfo *si, Decl *d)
+{
+    Symbol *sym = d->sym;
+    vec_push(si->arena, &si->subrs, sym);
+    if (d->kind == DECL_REDUCTION || d->kind == DECL_WTA) {
+        Ctx c = init_ctx(si, si->globals, false);
+        Type *t = sema_resolve_type(&c, d->u.subr.result);
+        if (!type_is_error(t) && !type_is_plain_data(t)) {
+            diag_error(d->u.subr.result.loc, "a %s cannot work on values of type '%s'",
+                       sema_sym_what(sym), t->name);
+            t = err_type(si);
+        }
+        sym->type = t;
+        sym->result = d->kind == DECL_WTA ? si->builtin[TY_BOOL] : t;
+        sym->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+        sym->scope->subr = sym;
+    } else {
+        subr_header(si, d, sym);
+    }
+    sym->defined = true;
+    subr_body(si, d, sym);
+}
+
+/* ---- type definitions --------------------------------------------------- */
+
+static Type *element_type(SemaInfo *si, Type *self, Ident id, Place p)
+{
+    Ctx c = init_ctx(si, si->globals, false);
+    Type *t = sema_resolve_type(&c, id);
+    if (t == self && !t->complete) {
+        diag_error(id.loc, "type '%s' cannot contain itself", t->name);
+        return err_type(si);
+    }
+    if (!check_placement(t, p, id.loc))
+        return err_type(si);
+    return t;
+}
+
+static void array_type(SemaInfo *si, Decl *d, Type *t)
+{
+    Ctx c = init_ctx(si, si->globals, false);
+    Expr *size = d->u.type.array_size;
+    Type *st = sema_value(&c, size);
+    t->elem = element_type(si, t, d->u.type.elem_type, PL_ARRAY_ELEM);
+    t->size = 1;
+    if (type_is_error(st))
+        return;
+    if (!type_is_integral(st) || !size->is_const)
+        diag_error(size->loc, "the array size must be an integral compile-time constant");
+    else if (size->const_int < 1)
+        diag_error(size->loc, "the array size must be at least 1, not %lld",
+                   (long long)size->const_int);
+    else
+        t->size = size->const_int;
+}
+
+static void group_type(SemaInfo *si, Decl *d, Type *t)
+{
+    Ctx c = init_ctx(si, si->globals, false);
+    Type *e = sema_resolve_type(&c, d->u.type.elem_type);
+    if (!type_is_error(e) && e->kind != TY_NODE) {
+        diag_error(d->u.type.elem_type.loc, "the base type of a group must be a node "
+                   "type, not '%s'", e->name);
+        e = err_type(si);
+    }
+    t->elem = e;
+}
+
+static void symbolic_type(Type *t)
+{
+    for (int i = 0; i < t->values.len; i++)
+        VEC_AT(t->values, i, Symbol)->defined = true;
+}
+
+static Symbol *member(SemaInfo *si, Type *t, SymKind kind, Ident id, Decl *d)
+{
+    Symbol *m = sema_new_symbol(si, kind, id.name, id.loc);
+    m->decl = d;
+    m->owner = t;
+    if (!sema_declare(si, t->members, m))
+        return NULL;
+    return m;
+}
+
+/* First pass over a structure type: declare every member. */
+static void declare_members(SemaInfo *si, Decl *td, Type *t)
+{
+    Place place = t->kind == TY_NETWORK ? PL_NET_ELEM : PL_ELEM;
+    for (int i = 0; i < td->u.type.elems.len; i++) {
+        Decl *d = VEC_AT(td->u.type.elems, i, Decl);
+        d->type = t;
+        switch (d->kind) {
+        case DECL_ELEM: {
+            Type *et = element_type(si, t, d->u.data.type, place);
+            for (int j = 0; j < d->u.data.ids.len; j++) {
+                InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+                Symbol *m = member(si, t, SYM_ELEM, id->id, d);
+                if (!m)
+                    continue;
+                m->type = et;
+                m->init = id;
+                m->defined = true;
+                m->index = t->elems.len;
+                id->sym = m;
+                vec_push(si->arena, &t->elems, m);
+                if (type_is_node_collection(et))
+                    vec_push(si->arena, &t->groups, m);
+            }
+            break;
+        }
+        case DECL_IFACE: {
+            Ctx c = init_ctx(si, si->globals, false);
+            Type *it = sema_resolve_type(&c, d->u.iface.type);
+            if (!type_is_error(it) && it->kind != TY_CONNECTION) {
+                diag_error(d->u.iface.type.loc, "an interface must have a connection "
+                           "type, not '%s'", it->name);
+                it = err_type(si);
+            }
+            for (int j = 0; j < d->u.iface.names.len; j++) {
+                Ident *id = VEC_AT(d->u.iface.names, j, Ident);
+                Symbol *m = member(si, t, SYM_IFACE, *id, d);
+                if (!m)
+                    continue;
+                m->type = it;
+                m->mode = d->u.iface.mode;
+                m->defined = true;
+                m->index = t->ifaces.len;
+                vec_push(si->arena, &t->ifaces, m);
+            }
+            break;
+        }
+        case DECL_PROC: case DECL_FUNC: {
+            Symbol *m = member(si, t, d->kind == DECL_PROC ? SYM_OBJPROC : SYM_OBJFUNC,
+                               d->u.subr.name, d);
+            if (!m) {
+                /* still analyse it, as an anonymous subroutine */
+                m = sema_new_symbol(si, d->kind == DECL_PROC ? SYM_OBJPROC : SYM_OBJFUNC,
+                                    d->u.subr.name.name, d->u.subr.name.loc);
+                m->decl = d;
+                m->owner = t;
+            } else {
+                m->index = t->subrs.len;
+                vec_push(si->arena, &t->subrs, m);
+            }
+            m->cname = arena_printf(si->arena, "%s_%s", t->name, m->name);
+            d->sym = m;
+            subr_header(si, d, m);
+            break;
+        }
+        case DECL_MERGE: {
+            Symbol *m = sema_new_symbol(si, SYM_MERGE, intern_cstr(si->arena, "MERGE"),
+                                        d->loc);
+            m->decl = d;
+            m->owner = t;
+            m->cname = arena_printf(si->arena, "%s_merge", t->name);
+            m->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+            m->scope->subr = m;
+            d->sym = m;
+            if (t->merge) {
+                diag_error(d->loc, "type '%s' has more than one MERGE procedure", t->name);
+                diag_note(t->merge->loc, "the first MERGE procedure is here");
+            } else {
+                t->merge = m;
+            }
+            break;
+        }
+        default:
+            cp_unreachable();
+        }
+    }
+}
+
+/* Second pass: element initializers and subroutine bodies, in order. */
+static void analyze_members(SemaInfo *si, Decl *td)
+{
+    for (int i = 0; i < td->u.type.elems.len; i++) {
+        Decl *d = VEC_AT(td->u.type.elems, i, Decl);
+        if (d->kind == DECL_ELEM) {
+            for (int j = 0; j < d->u.data.ids.len; j++) {
+                InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+                if (!id->init || !id->sym)
+                    continue;
+                Symbol *m = id->sym;
+                Ctx c = init_ctx(si, si->globals, true);
+                if (type_is_node_collection(m->type)) {
+                    diag_error(id->init->loc, "node group or array element '%s' cannot "
+                               "have an initializer", m->name);
+                    continue;
+                }
+                sema_value_to(&c, id->init, m->type, "the initializer");
+            }
+        } else if (d->kind == DECL_PROC || d->kind == DECL_FUNC || d->kind == DECL_MERGE) {
+            Symbol *m = d->sym;
+            vec_push(si->arena, &si->subrs, m);
+            m->defined = true;
+            subr_body(si, d, m);
+        }
+    }
+}
+
+static void type_def(SemaInfo *si, Decl *d)
+{
+    Symbol *sym = d->sym;
+    Type *t = d->type;
+    sym->defined = true; /* visible from its own TYPE X IS onward (§1.3) */
+    switch (d->u.type.body) {
+    case TDEF_SYMBOLIC: symbolic_type(t); break;
+    case TDEF_ARRAY: array_type(si, d, t); break;
+    case TDEF_GROUP: group_type(si, d, t); break;
+    default:
+        declare_members(si, d, t);
+        t->complete = true;
+        analyze_members(si, d);
+        break;
+    }
+    t->complete = true;
+    vec_push(si->arena, &si->types, t);
+}
+
+/* ---- the two passes ------------------------------------------------------- */
+
+static TypeKind kind_of_body(TypeDefKind k)
+{
+    switch (k) {
+    case TDEF_SYMBOLIC: return TY_SYMBOLIC;
+    case TDEF_RECORD: return TY_RECORD;
+    case TDEF_NODE: return TY_NODE;
+    case TDEF_CONNECTION: return TY_CONNECTION;
+    case TDEF_ARRAY: return TY_ARRAY;
+    case TDEF_GROUP: return TY_GROUP;
+    default: return TY_NETWORK;
+    }
+}
+
+static void declare_global(SemaInfo *si, Symbol *sym)
+{
+    sym->is_global = true;
+    sema_declare(si, si->globals, sym);
+}
+
+void sema_declare_globals(SemaInfo *si, Program *prog)
+{
+    for (int i = 0; i < prog->parts.len; i++) {
+        Decl *d = VEC_AT(prog->parts, i, Decl);
+        switch (d->kind) {
+        case DECL_TYPE: {
+            Ident n = d->u.type.name;
+            Type *t = sema_new_type(si, kind_of_body(d->u.type.body), n.name);
+            Symbol *sym = sema_new_symbol(si, SYM_TYPE, n.name, n.loc);
+            t->decl = d;
+            t->sym = sym;
+            sym->decl = d;
+            sym->type = t;
+            d->sym = sym;
+            d->type = t;
+            if (t->kind != TY_SYMBOLIC && t->kind != TY_ARRAY && t->kind != TY_GROUP) {
+                t->members = sema_scope_new(si, SCOPE_TYPE, NULL);
+                t->members->owner = t;
+            }
+            declare_global(si, sym);
+            for (int j = 0; j < d->u.type.enums.len; j++) {
+                Ident *e = VEC_AT(d->u.type.enums, j, Ident);
+                Symbol *v = sema_new_symbol(si, SYM_ENUM, e->name, e->loc);
+                v->decl = d;
+                v->type = v->owner = t;
+                v->index = t->values.len;
+                v->cname = arena_printf(si->arena, "%s_%s", n.name, e->name);
+                vec_push(si->arena, &t->values, v);
+                declare_global(si, v);
+            }
+            break;
+        }
+        case DECL_DATA:
+            for (int j = 0; j < d->u.data.ids.len; j++) {
+                InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+                Symbol *sym = sema_new_symbol(si, access_kind(d->u.data.access),
+                                              id->id.name, id->id.loc);
+                sym->decl = d;
+                sym->init = id;
+                sym->access = d->u.data.access;
+                id->sym = sym;
+                declare_global(si, sym);
+            }
+            break;
+        case DECL_PROC: case DECL_FUNC: case DECL_REDUCTION: case DECL_WTA: {
+            static const SymKind kinds[] = {
+                [DECL_PROC] = SYM_PROC, [DECL_FUNC] = SYM_FUNC,
+                [DECL_REDUCTION] = SYM_REDUCTION, [DECL_WTA] = SYM_WTA,
+            };
+            Ident n = d->u.subr.name;
+            Symbol *sym = sema_new_symbol(si, kinds[d->kind], n.name, n.loc);
+            sym->decl = d;
+            d->sym = sym;
+            declare_global(si, sym);
+            if (sym->kind == SYM_PROC && n.name == intern_cstr(si->arena, "program"))
+                sym->is_central_agent = true;
+            break;
+        }
+        default:
+            cp_unreachable();
+        }
+    }
+}
+
+void sema_analyze_parts(SemaInfo *si, Program *prog)
+{
+    for (int i = 0; i < prog->parts.len; i++) {
+        Decl *d = VEC_AT(prog->parts, i, Decl);
+        switch (d->kind) {
+        case DECL_TYPE: type_def(si, d); break;
+        case DECL_DATA: {
+            Ctx c = init_ctx(si, si->globals, false);
+            data_decl(&c, d, true);
+            break;
+        }
+        default: global_subr(si, d); break;
+        }
+    }
+}

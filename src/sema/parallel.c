@@ -1,0 +1,435 @@
+/* parallel.c -- statements on parallel variables and on the topology.
+ *
+ * REDUCTION and WTA (§8.4, §8.5), I/O assignments (§8.2), REPLICATE
+ * (§8.7), EXTEND (§8.8), CONNECT/DISCONNECT (§8.9) and MERGE (§8.10), with
+ * the context rules of §5.3.  Where a PV is required a bare group, array,
+ * interface or network variable counts as its all-slice (§6.4 leniency). */
+#include "sema_internal.h"
+
+static bool is_network_name(const Expr *e)
+{
+    return e->kind == EXPR_NAME && e->sym && e->sym->is_global && e->sym->type &&
+           e->sym->type->kind == TY_NETWORK;
+}
+
+Type *sema_multitude(Ctx *c, Expr *e)
+{
+    Type *t = sema_analyze_expr(c, e);
+    if (type_is_error(t))
+        return t;
+    if (e->cat == VC_PV)
+        return t;
+    if (e->cat == VC_OBJECT) {
+        if (sema_is_iface(e))
+            return t;
+        if (type_is_node_collection(t))
+            return t->elem;
+        if (is_network_name(e))
+            return t;
+    }
+    return NULL;
+}
+
+/* The level a REDUCTION/WTA combines over in this context (§5.3, §8.4). */
+static int parallel_level(const Ctx *c)
+{
+    if (ctx_is_global_subr(c))
+        return SEMF_LEVEL_NET;
+    switch (c->kind) {
+    case CTX_NETP: case CTX_NETF: return SEMF_LEVEL_NODE;
+    case CTX_NODEP: case CTX_NODEF: return SEMF_LEVEL_CONN;
+    default: return 0;
+    }
+}
+
+static const char *level_phrase(int level)
+{
+    switch (level) {
+    case SEMF_LEVEL_NET: return "the replicates of a network variable (net[])";
+    case SEMF_LEVEL_NODE: return "the nodes of a node group or array of ME (ME.g[])";
+    default: return "the connections of an interface of ME (ME.i[])";
+    }
+}
+
+/* Is the multitude pv of element type et the one this level works on? */
+static bool shape_matches(const Expr *pv, const Type *et, int level)
+{
+    Expr *root = sema_object_root((Expr *)pv);
+    switch (level) {
+    case SEMF_LEVEL_NET:
+        return et->kind == TY_NETWORK && is_network_name(root);
+    case SEMF_LEVEL_NODE:
+        return et->kind == TY_NODE && root->kind == EXPR_ME;
+    default: {
+        const Expr *base = pv->kind == EXPR_ALLSLICE ? pv->u.allslice.obj : pv;
+        return et->kind == TY_CONNECTION && root->kind == EXPR_ME && sema_is_iface(base);
+    }
+    }
+}
+
+/* Finds data element `id` of element type et for a REDUCTION/WTA. */
+static Symbol *data_element(Type *et, Ident id, const char *stmt)
+{
+    Symbol *m = sema_scope_find(et->members, id.name);
+    if (!m) {
+        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+        return NULL;
+    }
+    if (m->kind != SYM_ELEM || !type_is_plain_data(m->type)) {
+        diag_error(id.loc, "%s needs a data element, but '%s' is %s %s of '%s'", stmt,
+                   id.name, m->kind == SYM_ELEM ? "a node group or array" : "an",
+                   m->kind == SYM_ELEM ? "element" : sema_sym_what(m), et->name);
+        return NULL;
+    }
+    return m;
+}
+
+static Symbol *lookup_global_fn(Ctx *c, Ident id, SymKind want, const char *what)
+{
+    Symbol *f = sema_scope_lookup(c->scope, id.name);
+    if (!f) {
+        diag_error(id.loc, "undefined %s '%s'", what, id.name);
+        return NULL;
+    }
+    if (!f->defined) {
+        diag_error(id.loc, "'%s' is used before its definition", id.name);
+        diag_note(f->loc, "'%s' is defined here", id.name);
+        return NULL;
+    }
+    if (f->kind != want) {
+        diag_error(id.loc, "'%s' is a %s, not a %s", id.name, sema_sym_what(f), what);
+        return NULL;
+    }
+    return f;
+}
+
+/* Common part of REDUCTION and WTA: context, PV shape and element. */
+static Symbol *combined_element(Ctx *c, Stmt *s, Expr *pv, Ident elem, const char *stmt,
+                                Type **et_out)
+{
+    int level = parallel_level(c);
+    if (!level) {
+        diag_error(s->loc, "%s is not allowed in %s", stmt, sema_ctx_desc(c));
+        return NULL;
+    }
+    Type *et = sema_multitude(c, pv);
+    if (et && type_is_error(et))
+        return NULL;
+    if (!et || !shape_matches(pv, et, level)) {
+        diag_error(pv->loc, "in %s, %s combines over %s", sema_ctx_desc(c), stmt,
+                   level_phrase(level));
+        return NULL;
+    }
+    s->sem_flags |= level;
+    *et_out = et;
+    return data_element(et, elem, stmt);
+}
+
+void sema_reduction(Ctx *c, Stmt *s)
+{
+    Expr *pvs = s->u.reduction.pvs, *into = s->u.reduction.into;
+    if (pvs->kind != EXPR_SELECT) {
+        if (!parallel_level(c))
+            diag_error(s->loc, "REDUCTION is not allowed in %s", sema_ctx_desc(c));
+        else
+            diag_error(pvs->loc, "the object of REDUCTION must select an element of a "
+                       "parallel variable, e.g. ME.in[].out");
+        return;
+    }
+    Type *et = NULL;
+    Symbol *el = combined_element(c, s, pvs->u.select.obj, pvs->u.select.elem,
+                                  "REDUCTION", &et);
+    if (!el)
+        return;
+    pvs->sym = el;
+    pvs->type = el->type;
+    pvs->cat = VC_PVS;
+    Symbol *op = lookup_global_fn(c, s->u.reduction.func, SYM_REDUCTION,
+                                  "reduction function");
+    Type *xt = sema_analyze_expr(c, into);
+    if (!op || type_is_error(xt))
+        return;
+    s->callee = op;
+    s->target = el;
+    if (!sema_check_writable(c, into, "reduce into", ""))
+        return;
+    if (op->type != el->type)
+        diag_error(s->u.reduction.func.loc, "reduction function '%s' combines %s values, "
+                   "but element '%s' has type %s", op->name, op->type->name, el->name,
+                   el->type->name);
+    else if (xt != op->type)
+        diag_error(into->loc, "the REDUCTION result has type %s, but the INTO object has "
+                   "type %s (the types must be identical)", op->type->name, xt->name);
+}
+
+void sema_wta(Ctx *c, Stmt *s)
+{
+    Expr *pv = s->u.wta.pv;
+    Type *et = NULL;
+    Symbol *el = combined_element(c, s, pv, s->u.wta.elem, "WTA", &et);
+    if (!el) {
+        for (int i = 0; i < s->u.wta.args.len; i++)
+            sema_analyze_expr(c, VEC_AT(s->u.wta.args, i, Expr));
+        return;
+    }
+    s->target = el;
+    Symbol *op = lookup_global_fn(c, s->u.wta.func, SYM_WTA, "WTA function");
+    if (op) {
+        s->callee = op;
+        if (op->type != el->type)
+            diag_error(s->u.wta.func.loc, "WTA function '%s' compares %s values, but "
+                       "element '%s' has type %s", op->name, op->type->name, el->name,
+                       el->type->name);
+    }
+    Ident pid = s->u.wta.proc;
+    Symbol *p = sema_scope_find(et->members, pid.name);
+    if (!p || p->kind != SYM_OBJPROC) {
+        diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name, et->name);
+        for (int i = 0; i < s->u.wta.args.len; i++)
+            sema_analyze_expr(c, VEC_AT(s->u.wta.args, i, Expr));
+        return;
+    }
+    if (!p->defined) {
+        diag_error(pid.loc, "'%s' is used before its definition", pid.name);
+        diag_note(p->loc, "'%s' is defined here", pid.name);
+        return;
+    }
+    s->proc = p;
+    sema_check_var_param_rule(c, p, pid.loc);
+    sema_check_args(c, p, &s->u.wta.args, pid.loc);
+}
+
+/* ---- I/O assignments --------------------------------------------------- */
+
+static void io_shape_error(Expr *e)
+{
+    diag_error(e->loc, "the left side of an I/O assignment must select a data element "
+               "of a node group of a network variable, e.g. net.in[].inData");
+}
+
+/* net.g[].d, net[].g[].d, net.g[a...b].d, net.g.d (leniency). */
+static Symbol *io_node_side(Ctx *c, Expr *ns)
+{
+    if (ns->kind != EXPR_SELECT) {
+        io_shape_error(ns);
+        return NULL;
+    }
+    Expr *g = ns->u.select.obj, *x = g;
+    if (g->kind == EXPR_ALLSLICE)
+        x = g->u.allslice.obj;
+    else if (g->kind == EXPR_SUBSCRIPT)
+        x = g->u.subscript.obj;
+    if (x->kind != EXPR_SELECT) {
+        io_shape_error(ns);
+        return NULL;
+    }
+    Expr *n = x->u.select.obj;
+    Expr *name = n->kind == EXPR_ALLSLICE ? n->u.allslice.obj : n;
+    if (name->kind != EXPR_NAME) {
+        io_shape_error(ns);
+        return NULL;
+    }
+    Type *nt = sema_analyze_expr(c, name);
+    if (type_is_error(nt))
+        return NULL;
+    if (!is_network_name(name)) {
+        io_shape_error(ns);
+        return NULL;
+    }
+    if (n != name) {
+        n->type = nt;
+        n->cat = VC_PV;
+    }
+    Symbol *gs = sema_scope_find(nt->members, x->u.select.elem.name);
+    if (!gs || gs->kind != SYM_ELEM || !type_is_node_collection(gs->type)) {
+        diag_error(x->u.select.elem.loc, "'%s' is not a node group or array of network "
+                   "type '%s'", x->u.select.elem.name, nt->name);
+        return NULL;
+    }
+    x->sym = gs;
+    x->type = gs->type;
+    x->cat = n->cat == VC_PV ? VC_PVS : VC_OBJECT;
+    Type *node = gs->type->elem;
+    if (g->kind == EXPR_SUBSCRIPT) {
+        Type *it = sema_value(c, g->u.subscript.index);
+        if (type_is_error(it))
+            return NULL;
+        if (!type_is_int_interval(it)) {
+            diag_error(g->u.subscript.index->loc, "the node side of an I/O assignment "
+                       "needs a slice (integer interval), not %s", it->name);
+            return NULL;
+        }
+    }
+    if (g != x) {
+        g->type = node;
+        g->cat = VC_PV;
+    }
+    Symbol *d = sema_scope_find(node->members, ns->u.select.elem.name);
+    if (!d || d->kind != SYM_ELEM) {
+        diag_error(ns->u.select.elem.loc, "node type '%s' has no data element '%s'",
+                   node->name, ns->u.select.elem.name);
+        return NULL;
+    }
+    ns->sym = d;
+    ns->type = d->type;
+    ns->cat = VC_PVS;
+    return d;
+}
+
+void sema_io_assign(Ctx *c, Stmt *s)
+{
+    const char *arrow = s->kind == STMT_INPUT ? "<--" : "-->";
+    if (!ctx_is_global_subr(c)) {
+        diag_error(s->loc, "I/O assignments ('%s') are only allowed in the central "
+                   "agent, not in %s", arrow, sema_ctx_desc(c));
+        return;
+    }
+    Symbol *d = io_node_side(c, s->u.io.node_side);
+    Expr *io = s->u.io.io;
+    Type *it = sema_analyze_expr(c, io);
+    if (!d || type_is_error(it))
+        return;
+    if (io->kind != EXPR_NAME || !io->sym || io->sym->kind != SYM_IO || !io->sym->is_global) {
+        diag_error(io->loc, "the right side of an I/O assignment must be a global IO "
+                   "object");
+        return;
+    }
+    if (it != d->type)
+        diag_error(io->loc, "I/O area '%s' has type %s, but element '%s' has type %s",
+                   io->sym->name, it->name, d->name, d->type->name);
+}
+
+/* ---- REPLICATE, EXTEND, CONNECT, MERGE ------------------------------------ */
+
+static bool integral_count(Ctx *c, Expr *count, bool interval_ok, const char *stmt)
+{
+    Type *t = sema_value(c, count);
+    if (type_is_error(t))
+        return false;
+    if (type_is_integral(t) || (interval_ok && type_is_int_interval(t)))
+        return true;
+    diag_error(count->loc, "the %s count must be %s, not %s", stmt,
+               interval_ok ? "integral or an integer interval" : "integral", t->name);
+    return false;
+}
+
+void sema_replicate(Ctx *c, Stmt *s)
+{
+    Expr *obj = s->u.replicate.obj, *count = s->u.replicate.count;
+    if (ctx_is_global_subr(c)) {
+        Type *t = sema_analyze_expr(c, obj);
+        if (!type_is_error(t) && !is_network_name(obj)) {
+            diag_error(obj->loc, "in the central agent only a network variable can be "
+                       "replicated");
+            return;
+        }
+        s->sem_flags |= SEMF_LEVEL_NET;
+        integral_count(c, count, true, "REPLICATE");
+        return;
+    }
+    if (c->kind != CTX_NODEP && c->kind != CTX_CONP) {
+        diag_error(s->loc, "REPLICATE is not allowed in %s", sema_ctx_desc(c));
+        return;
+    }
+    if (obj->kind != EXPR_ME) {
+        diag_error(obj->loc, "only ME can be replicated in %s", sema_ctx_desc(c));
+        return;
+    }
+    sema_analyze_expr(c, obj);
+    s->sem_flags |= c->kind == CTX_NODEP ? SEMF_LEVEL_NODE : SEMF_LEVEL_CONN;
+    if (!integral_count(c, count, false, "REPLICATE"))
+        return;
+    if (c->kind == CTX_CONP && count->is_const && count->const_int != 0 &&
+        count->const_int != 1)
+        diag_error(count->loc, "a connection can only be replicated INTO 0 (delete it) "
+                   "or 1, not %lld", (long long)count->const_int);
+}
+
+void sema_extend(Ctx *c, Stmt *s)
+{
+    Expr *obj = s->u.replicate.obj;
+    if (c->kind != CTX_NETP) {
+        diag_error(s->loc, "EXTEND is only allowed in network procedures, not in %s",
+                   sema_ctx_desc(c));
+        return;
+    }
+    Type *t = sema_analyze_expr(c, obj);
+    if (!type_is_error(t)) {
+        bool own = obj->kind == EXPR_SELECT && obj->u.select.obj->kind == EXPR_ME &&
+                   obj->cat == VC_OBJECT;
+        if (!own || t->kind != TY_GROUP)
+            diag_error(obj->loc, "EXTEND needs a node group element of ME%s",
+                       type_is_node_array(t) ? " (node arrays have a fixed size)" : "");
+    }
+    integral_count(c, s->u.replicate.count, false, "EXTEND");
+}
+
+/* ME.g[...].i with i an interface of the given mode; returns its type. */
+static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
+                             const char *which)
+{
+    if (e->kind != EXPR_SELECT) {
+        sema_analyze_expr(c, e);
+        diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups, "
+                   "e.g. ME.g[].out", stmt);
+        return NULL;
+    }
+    Expr *pv = e->u.select.obj;
+    Ident id = e->u.select.elem;
+    Type *et = sema_multitude(c, pv);
+    if (et && type_is_error(et))
+        return NULL;
+    if (!et || et->kind != TY_NODE || sema_object_root(pv)->kind != EXPR_ME) {
+        diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups, "
+                   "e.g. ME.g[].out", stmt);
+        return NULL;
+    }
+    Symbol *i = sema_scope_find(et->members, id.name);
+    if (!i) {
+        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+        return NULL;
+    }
+    if (i->kind != SYM_IFACE) {
+        diag_error(id.loc, "'%s' is not an interface of '%s'", id.name, et->name);
+        return NULL;
+    }
+    if (i->mode != mode) {
+        diag_error(id.loc, "the %s operand of %s must be an %s interface; '%s' is an %s "
+                   "interface", which, stmt, mode == IFACE_OUT ? "OUT" : "IN", id.name,
+                   mode == IFACE_OUT ? "IN" : "OUT");
+        return NULL;
+    }
+    e->sym = i;
+    e->type = i->type;
+    e->cat = VC_PVS;
+    return i->type;
+}
+
+void sema_connect(Ctx *c, Stmt *s)
+{
+    const char *stmt = s->kind == STMT_CONNECT ? "CONNECT" : "DISCONNECT";
+    if (c->kind != CTX_NETP) {
+        diag_error(s->loc, "%s is only allowed in network procedures, not in %s", stmt,
+                   sema_ctx_desc(c));
+        return;
+    }
+    Type *a = connect_operand(c, s->u.connect.from, IFACE_OUT, stmt, "first");
+    Type *b = connect_operand(c, s->u.connect.to, IFACE_IN, stmt, "second");
+    if (a && b && a != b)
+        diag_error(s->u.connect.to->loc, "%s of interfaces of different connection types "
+                   "(%s and %s)", stmt, a->name, b->name);
+}
+
+void sema_merge_stmt(Ctx *c, Stmt *s)
+{
+    Expr *obj = s->u.merge.obj;
+    if (!ctx_is_global_subr(c)) {
+        diag_error(s->loc, "the MERGE statement is only allowed in the central agent, "
+                   "not in %s", sema_ctx_desc(c));
+        return;
+    }
+    Type *t = sema_analyze_expr(c, obj);
+    if (!type_is_error(t) && !is_network_name(obj))
+        diag_error(obj->loc, "MERGE needs a network variable, not an object of type %s",
+                   t->name);
+}

@@ -1,0 +1,163 @@
+/* scope.c -- scopes, symbols and their C names.
+ *
+ * A scope is an ordered list of symbols plus a hash table over their
+ * interned names.  Duplicates are reported here, once, with a note at the
+ * first definition (semantics.md §1.5). */
+#include <string.h>
+
+#include "sema_internal.h"
+
+/* ORDER SYMKIND */
+static const char *const sym_kind_names[] = {
+    "type", "CONST", "VAR", "IO", "parameter", "SYMBOLIC value", "procedure",
+    "function", "reduction function", "WTA function", "element", "interface",
+    "object procedure", "object function", "MERGE procedure",
+};
+_Static_assert(sizeof sym_kind_names / sizeof sym_kind_names[0] == SYM__COUNT,
+               "sym_kind_names out of sync with SymKind");
+
+const char *sema_sym_kind_name(SymKind k)
+{
+    return k < SYM__COUNT ? sym_kind_names[k] : "?";
+}
+
+const char *sema_sym_what(const Symbol *sym)
+{
+    switch (sym->kind) {
+    case SYM_TYPE: return "type";
+    case SYM_CONST: case SYM_VAR: case SYM_IO: return "data object";
+    case SYM_PARAM: return "parameter";
+    case SYM_ENUM: return "SYMBOLIC value";
+    case SYM_PROC: return "procedure";
+    case SYM_FUNC: return "function";
+    case SYM_REDUCTION: return "reduction function";
+    case SYM_WTA: return "WTA function";
+    case SYM_ELEM: return "element";
+    case SYM_IFACE: return "interface";
+    case SYM_OBJPROC: return "object procedure";
+    case SYM_OBJFUNC: return "object function";
+    case SYM_MERGE: return "MERGE procedure";
+    default: return "name";
+    }
+}
+
+Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent)
+{
+    Scope *s = arena_alloc(si->arena, sizeof *s);
+    s->kind = kind;
+    s->parent = parent;
+    return s;
+}
+
+static unsigned hash_name(const char *name, int nslots)
+{
+    uintptr_t h = (uintptr_t)name;
+    h ^= h >> 17;
+    h *= 0x9E3779B1u;
+    return (unsigned)(h % (uintptr_t)nslots);
+}
+
+Symbol *sema_scope_find(const Scope *s, const char *name)
+{
+    if (!s || !name)
+        return NULL;
+    if (!s->slots) { /* small scopes: linear search */
+        for (int i = 0; i < s->syms.len; i++) {
+            Symbol *sym = VEC_AT(s->syms, i, Symbol);
+            if (sym->name == name)
+                return sym;
+        }
+        return NULL;
+    }
+    for (unsigned i = hash_name(name, s->nslots);; i = (i + 1) % (unsigned)s->nslots) {
+        Symbol *sym = s->slots[i];
+        if (!sym || sym->name == name)
+            return sym;
+    }
+}
+
+Symbol *sema_scope_lookup(const Scope *s, const char *name)
+{
+    for (; s; s = s->parent) {
+        Symbol *sym = sema_scope_find(s, name);
+        if (sym)
+            return sym;
+    }
+    return NULL;
+}
+
+static void rehash(SemaInfo *si, Scope *s)
+{
+    int n = s->nslots ? s->nslots * 2 : 64;
+    s->slots = arena_alloc(si->arena, (size_t)n * sizeof *s->slots);
+    s->nslots = n;
+    for (int i = 0; i < s->syms.len; i++) {
+        Symbol *sym = VEC_AT(s->syms, i, Symbol);
+        unsigned j = hash_name(sym->name, n);
+        while (s->slots[j])
+            j = (j + 1) % (unsigned)n;
+        s->slots[j] = sym;
+    }
+}
+
+void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym)
+{
+    vec_push(si->arena, &s->syms, sym);
+    if (s->syms.len < 16)
+        return;
+    if (!s->slots || s->syms.len * 2 > s->nslots) {
+        rehash(si, s);
+        return;
+    }
+    unsigned j = hash_name(sym->name, s->nslots);
+    while (s->slots[j])
+        j = (j + 1) % (unsigned)s->nslots;
+    s->slots[j] = sym;
+}
+
+bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
+{
+    Symbol *old = sema_scope_find(s, sym->name);
+    if (old) {
+        if (old->kind == SYM_TYPE && !old->decl)
+            diag_error(sym->loc, "'%s' is a predefined type and cannot be redefined",
+                       sym->name);
+        else if (!old->decl)
+            diag_error(sym->loc, "'%s' is predefined and cannot be redefined", sym->name);
+        else if (old->kind == SYM_TYPE)
+            diag_error(sym->loc, "redefinition of type '%s'", sym->name);
+        else
+            diag_error(sym->loc, "redefinition of '%s'", sym->name);
+        if (old->decl)
+            diag_note(old->loc, "previous definition of '%s' is here", old->name);
+        return false;
+    }
+    sema_scope_add(si, s, sym);
+    return true;
+}
+
+Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
+{
+    Symbol *sym = arena_alloc(si->arena, sizeof *sym);
+    sym->kind = kind;
+    sym->name = name;
+    sym->loc = loc;
+    sym->cname = name;
+    sym->uid = si->next_uid++;
+    return sym;
+}
+
+/* Params and locals: "x", then "x_2", "x_3" for further objects named x in
+ * the same subroutine (inner blocks may shadow outer ones). */
+void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
+{
+    if (!subr)
+        return;
+    int count = 0;
+    for (int i = 0; i < subr->locals.len; i++)
+        if (VEC_AT(subr->locals, i, Symbol)->name == sym->name)
+            count++;
+    vec_push(si->arena, &subr->locals, sym);
+    sym->cname = count ? arena_printf(si->arena, "%s_%d", sym->name, count + 1)
+                       : sym->name;
+}

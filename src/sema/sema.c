@@ -1,0 +1,75 @@
+/* sema.c -- the entry point of semantic analysis.
+ *
+ * Builds the predefined environment, declares and analyses every
+ * definition (decls.c), checks the `program` procedure (§1.2) and
+ * classifies the global subroutines into central agent and free (§5.1). */
+#include "sema_internal.h"
+
+SemaInfo *sema_info_new(Arena *arena)
+{
+    SemaInfo *si = arena_alloc(arena, sizeof *si);
+    si->arena = arena;
+    si->globals = sema_scope_new(si, SCOPE_GLOBAL, NULL);
+    sema_make_builtins(si);
+    for (TypeKind k = TY_INT1; k <= TY_REALERVAL; k++) {
+        Type *t = si->builtin[k];
+        Symbol *sym = sema_new_symbol(si, SYM_TYPE, t->name, (Loc){0});
+        sym->type = t;
+        sym->defined = true;
+        sym->is_global = true;
+        t->sym = sym;
+        sema_scope_add(si, si->globals, sym);
+    }
+    static const char *const names[] = {"false", "true"};
+    for (int v = 0; v < 2; v++) {
+        Symbol *sym = sema_new_symbol(si, SYM_CONST, intern_cstr(arena, names[v]), (Loc){0});
+        sym->type = si->builtin[TY_BOOL];
+        sym->access = ACCESS_CONST;
+        sym->defined = true;
+        sym->is_global = true;
+        sym->has_value = true;
+        sym->const_int = v;
+        sema_scope_add(si, si->globals, sym);
+        if (v)
+            si->sym_true = sym;
+        else
+            si->sym_false = sym;
+    }
+    return si;
+}
+
+/* §1.2: `program` exists and is a global non-EXTERNAL procedure with (). */
+static void check_program(SemaInfo *si, const Program *prog)
+{
+    Symbol *p = sema_scope_find(si->globals, intern_cstr(si->arena, "program"));
+    if (!p) {
+        diag_error((Loc){.file = prog->file}, "the program has no procedure 'program' "
+                   "(execution starts there)");
+        return;
+    }
+    if (p->kind != SYM_PROC) {
+        diag_error(p->loc, "'program' must be a procedure, not a %s", sema_sym_what(p));
+        return;
+    }
+    if (p->external) {
+        diag_error(p->loc, "procedure 'program' cannot be EXTERNAL");
+        return;
+    }
+    if (p->params.len > 0) {
+        diag_error(p->loc, "procedure 'program' must have an empty parameter list ()");
+        return;
+    }
+    si->program = p;
+}
+
+bool sema_analyze(Program *prog, Arena *arena)
+{
+    int errors_before = diag_error_count();
+    SemaInfo *si = sema_info_new(arena);
+    prog->sema = si;
+    sema_declare_globals(si, prog);
+    sema_analyze_parts(si, prog);
+    check_program(si, prog);
+    sema_classify_central_agent(si);
+    return diag_error_count() == errors_before;
+}

@@ -1,0 +1,191 @@
+/* stmt.c -- statement lists and the ordinary statements (semantics.md §8).
+ *
+ * Assignments, calls, RETURN, IF, loops and BREAK are checked here; the
+ * statements that work on parallel variables or change the topology
+ * (REDUCTION, WTA, I/O, REPLICATE, EXTEND, CONNECT, MERGE) are in
+ * parallel.c.  Each statement list opens a block scope (§1.5). */
+#include "sema_internal.h"
+
+void sema_block(Ctx *c, Block *b)
+{
+    Scope *outer = c->scope;
+    Scope *s = sema_scope_new(c->si, SCOPE_BLOCK, outer);
+    s->subr = c->subr;
+    b->scope = s;
+    c->scope = s;
+    for (int i = 0; i < b->defs.len; i++)
+        sema_local_data(c, VEC_AT(b->defs, i, Decl));
+    for (int i = 0; i < b->stmts.len; i++)
+        sema_stmt(c, VEC_AT(b->stmts, i, Stmt));
+    c->scope = outer;
+}
+
+static void condition(Ctx *c, Expr *e, const char *what)
+{
+    if (!e)
+        return;
+    Type *t = sema_value(c, e);
+    if (!type_is_error(t) && t->kind != TY_BOOL)
+        diag_error(e->loc, "the condition of %s must be Bool, not %s", what, t->name);
+}
+
+static Op compound_op(AssignOp op)
+{
+    switch (op) {
+    case ASSIGN_ADD: return OP_ADD;
+    case ASSIGN_SUB: return OP_SUB;
+    case ASSIGN_MUL: return OP_MUL;
+    case ASSIGN_DIV: return OP_DIV;
+    case ASSIGN_MOD: return OP_MOD;
+    default: cp_unreachable();
+    }
+}
+
+static void assignment(Ctx *c, Stmt *s)
+{
+    Expr *target = s->u.assign.target, *value = s->u.assign.value;
+    AssignOp op = s->u.assign.op;
+    Type *tt = sema_analyze_expr(c, target);
+    if (target->cat == VC_CONNADDR) {
+        s->sem_flags |= SEMF_CONNADDR;
+        if (op != ASSIGN_SET) {
+            diag_error(target->loc, "a connection address can only be assigned with ':='");
+            sema_analyze_expr(c, value);
+            return;
+        }
+        sema_value_to(c, value, tt, "the value stored into the connection");
+        return;
+    }
+    Type *vt = sema_value(c, value);
+    if (type_is_error(tt))
+        return;
+    if (!sema_check_writable(c, target, "assign to", ""))
+        return;
+    if (type_is_error(vt))
+        return;
+    if (op == ASSIGN_SET) {
+        if (!type_assignable(tt, vt))
+            diag_error(value->loc, "cannot assign a value of type %s to an object of "
+                       "type %s%s", vt->name, tt->name,
+                       type_is_integral(tt) && type_is_integral(vt)
+                           ? " (no implicit narrowing)" : "");
+        return;
+    }
+    Type *r = sema_binary_type(c, compound_op(op), tt, vt, target->loc,
+                               ast_assign_spelling(op));
+    if (!type_is_error(r) && !type_assignable(tt, r))
+        diag_error(value->loc, "the result of '%s' has type %s, which cannot be "
+                   "assigned to an object of type %s", ast_assign_spelling(op),
+                   r->name, tt->name);
+}
+
+static void return_stmt(Ctx *c, Stmt *s)
+{
+    Expr *v = s->u.ret.value;
+    bool func = ctx_is_function(c);
+    if (v && !func) {
+        diag_error(v->loc, "%s cannot return a value", sema_ctx_desc(c));
+        sema_analyze_expr(c, v);
+        return;
+    }
+    if (!v) {
+        if (func)
+            diag_error(s->loc, "RETURN in %s needs a value of type %s", sema_ctx_desc(c),
+                       c->subr->result->name);
+        return;
+    }
+    sema_value_to(c, v, c->subr->result, "the RETURN value");
+}
+
+static void for_stmt(Ctx *c, Stmt *s)
+{
+    Expr *var = s->u.for_.var;
+    Type *vt = sema_analyze_expr(c, var);
+    bool var_ok = !type_is_error(vt);
+    if (var_ok && (var->cat != VC_OBJECT || !type_is_integral(vt))) {
+        diag_error(var->loc, "the FOR variable must be an integer variable%s%s",
+                   var->cat == VC_OBJECT ? ", not of type " : "",
+                   var->cat == VC_OBJECT ? vt->name : "");
+        var_ok = false;
+    } else if (var_ok) {
+        var_ok = sema_check_writable(c, var, "use", " as FOR variable");
+    }
+    Type *ft = sema_value(c, s->u.for_.from);
+    Type *tt = sema_value(c, s->u.for_.to);
+    if (!type_is_error(ft) && !type_is_integral(ft))
+        diag_error(s->u.for_.from->loc, "the FOR start value must be integral, not %s",
+                   ft->name);
+    else if (var_ok && !type_is_error(ft) && !type_assignable(vt, ft))
+        diag_error(s->u.for_.from->loc, "the FOR start value has type %s, which cannot "
+                   "be assigned to the %s variable", ft->name, vt->name);
+    if (!type_is_error(tt) && !type_is_integral(tt))
+        diag_error(s->u.for_.to->loc, "the FOR end value must be integral, not %s",
+                   tt->name);
+    c->loop_depth++;
+    sema_block(c, s->u.for_.body);
+    c->loop_depth--;
+    condition(c, s->u.for_.until_cond, "UNTIL");
+}
+
+void sema_stmt(Ctx *c, Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_ASSIGN: assignment(c, s); break;
+    case STMT_INPUT: case STMT_OUTPUT: sema_io_assign(c, s); break;
+    case STMT_CALL: case STMT_OBJCALL: sema_call(c, s->u.call.call, true, false); break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            sema_call(c, VEC_AT(s->u.multi.calls, i, Expr), true, true);
+        break;
+    case STMT_REDUCTION: sema_reduction(c, s); break;
+    case STMT_WTA: sema_wta(c, s); break;
+    case STMT_RETURN: return_stmt(c, s); break;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            condition(c, arm->cond, i == 0 ? "IF" : "ELSIF");
+            sema_block(c, arm->body);
+        }
+        if (s->u.if_.else_body)
+            sema_block(c, s->u.if_.else_body);
+        break;
+    case STMT_LOOP:
+        condition(c, s->u.loop.while_cond, "WHILE");
+        c->loop_depth++;
+        sema_block(c, s->u.loop.body);
+        c->loop_depth--;
+        condition(c, s->u.loop.until_cond, "UNTIL");
+        break;
+    case STMT_FOR: for_stmt(c, s); break;
+    case STMT_BREAK:
+        if (c->loop_depth == 0)
+            diag_error(s->loc, "BREAK outside a loop");
+        break;
+    case STMT_REPLICATE: sema_replicate(c, s); break;
+    case STMT_EXTEND: sema_extend(c, s); break;
+    case STMT_CONNECT: case STMT_DISCONNECT: sema_connect(c, s); break;
+    case STMT_MERGE: sema_merge_stmt(c, s); break;
+    default: cp_unreachable();
+    }
+}
+
+bool sema_ends_in_return(const Block *b, Loc *blame)
+{
+    if (b->stmts.len == 0)
+        return false;
+    const Stmt *last = VEC_AT(b->stmts, b->stmts.len - 1, Stmt);
+    if (last->kind == STMT_RETURN)
+        return true;
+    if (last->kind == STMT_IF && last->u.if_.else_body) {
+        for (int i = 0; i < last->u.if_.arms.len; i++) {
+            const IfArm *arm = VEC_AT(last->u.if_.arms, i, IfArm);
+            *blame = arm->loc;
+            if (!sema_ends_in_return(arm->body, blame))
+                return false;
+        }
+        *blame = last->loc;
+        return sema_ends_in_return(last->u.if_.else_body, blame);
+    }
+    *blame = last->loc;
+    return false;
+}
