@@ -16,6 +16,11 @@ typedef struct Emitter {
     char *buf;
     size_t len, cap;
     int depth;
+    /* When line > 0, every line written is preceded by #line line "file",
+     * so that the C compiler attributes all of a construct's expansion to
+     * the .nn line it came from. */
+    const char *line_file;
+    int line;
 } Emitter;
 
 void emit_init(Emitter *e);

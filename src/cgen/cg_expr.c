@@ -181,9 +181,13 @@ void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **
     }
 }
 
-static bool is_network_expr(const Expr *e)
+/* A network object reached through the runtime's storage (not a MERGE
+ * procedure's ME/YOU, which point at the network records directly). */
+static bool is_network_expr(Cg *cg, const Expr *e)
 {
-    return e->type && e->type->kind == TY_NETWORK;
+    if (!e->type || e->type->kind != TY_NETWORK)
+        return false;
+    return !(cg->fn && cg->fn->ctx == CTX_MERGE);
 }
 
 /* ---- objects ------------------------------------------------------------ */
@@ -230,7 +234,7 @@ const char *cg_lvalue(Cg *cg, Expr *e)
         return cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF) ? "rep" : "idx";
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
-        if (is_network_expr(obj)) {
+        if (is_network_expr(cg, obj)) {
             const char *netx, *repx;
             CgNet *cn;
             cg_net_object(cg, obj, &netx, &repx, &cn);

@@ -53,6 +53,7 @@ typedef struct Cg {
     CgFn *fn;
     int tmp;            /* counter for fresh temporaries */
     bool failed;
+    const char *line_file; /* source name, escaped for #line */
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec may_topo;    /* Symbol* object subroutines that may request
                            topology changes (directly or through calls) */
@@ -61,7 +62,8 @@ typedef struct Cg {
 /* ---- cg_program.c ---- */
 const char *cg_fresh(Cg *cg, const char *stem);
 const char *cg_pos(Cg *cg, Loc loc); /* an rt_srcpos compound literal */
-void cg_line(Cg *cg, Loc loc);       /* #line directive */
+void cg_line(Cg *cg, Loc loc);       /* #line for the lines that follow */
+void cg_no_line(Cg *cg);             /* boilerplate: no #line */
 void cg_unsupported(Cg *cg, Loc loc, const char *what);
 bool cg_may_topo(Cg *cg, Symbol *subr);
 

@@ -127,8 +127,15 @@ const char *cg_pos(Cg *cg, Loc loc)
 
 void cg_line(Cg *cg, Loc loc)
 {
-    if (cg->opts.line_directives && loc.line > 0)
-        emit_directive(cg->out, "#line %d \"%s\"", loc.line, cg->opts.source_name);
+    if (cg->opts.line_directives && loc.line > 0) {
+        cg->out->line = loc.line;
+        cg->out->line_file = cg->line_file;
+    }
+}
+
+void cg_no_line(Cg *cg)
+{
+    cg->out->line = 0;
 }
 
 void cg_unsupported(Cg *cg, Loc loc, const char *what)
@@ -366,6 +373,7 @@ static void emit_body(Cg *cg, Symbol *s, CgNet *net, int group)
     }
     cg_block(cg, s->decl->u.subr.body);
     emit_close(o, "%s", "");
+    cg_no_line(cg);
     emit(o, "%s", "");
     cg->fn = NULL;
 }
@@ -411,6 +419,7 @@ static void emit_startup(Cg *cg)
         if (s->init && s->init->init)
             emit(o, "%s = %s;", cg_global(cg, s), cg_expr_as(cg, s->init->init, s->type));
     }
+    cg_no_line(cg);
     emit_close(o, "%s", "");
     emit(o, "%s", "");
     emit_open(o, "static void cp_fini_globals(void)");
@@ -422,7 +431,7 @@ static void emit_startup(Cg *cg)
     emit_close(o, "%s", "");
     emit(o, "%s", "");
     emit_open(o, "int main(int argc, char **argv)");
-    emit(o, "rt_init(argc, argv, cp_source_file);");
+    emit(o, "rt_init(argc, argv, argv[0]);");
     emit(o, "cp_init_globals();");
     emit(o, "%s();", cg_subr_name(cg, cg->si->program));
     emit(o, "cp_fini_globals();");
@@ -439,6 +448,8 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
         diag_error(whole_file, "no procedure 'program'");
         return false;
     }
+    const char *q = cg_string_literal(&cg, opts->source_name, (int)strlen(opts->source_name));
+    cg.line_file = arena_strndup(cg.arena, q + 1, strlen(q) - 2);
     compute_may_topo(&cg);
     cg_collect_nets(&cg);
 

@@ -71,6 +71,7 @@ static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char 
             emit(cg->out, "cp_io *%s = &%s;", t, cg_lvalue(cg, a));
         else
             emit(cg->out, "%s *%s = &%s;", cg_ctype(cg, p->type), t, cg_lvalue(cg, a));
+        emit(cg->out, "(void)%s;", t); /* an interface may have no bundles here */
         list = fmt(cg, "%s%s%s", list, *list ? ", " : "", t);
     }
     return list;
@@ -277,7 +278,8 @@ static void combine(Cg *cg, Stmt *s, bool wta)
         CgNet *cn;
         cg_net_object(cg, base, &netx, &repx, &cn);
         emit(o, "rt_net *const n_ = %s;", netx);
-        emit(o, "int32_t win_ = -1;");
+        if (wta)
+            emit(o, "int32_t win_ = -1;");
         emit_range(cg, range, "n_->nreps", "lo_", "hi_");
         emit_open(o, "for (int32_t r_ = lo_; r_ <= hi_; r_++)");
         emit(o, "const %s v_ = ((%s *)n_->reps[r_].net_data)->%s;", T, cg_ctype(cg, base->type), field);
@@ -294,7 +296,8 @@ static void combine(Cg *cg, Stmt *s, bool wta)
         CgNet *net = cg->fn->net;
         int g = cg_group_index(net, base->sym);
         Type *node = type_node_of(base->sym->type);
-        emit(o, "int32_t win_ = -1;");
+        if (wta)
+            emit(o, "int32_t win_ = -1;");
         emit_range(cg, range, fmt(cg, "net->count[%d]", g), "lo_", "hi_");
         emit(o, "const %s *N_ = net->reps[rep].nodes[%d];", cg_ctype(cg, node), g);
         emit_open(o, "for (int32_t i_ = lo_; i_ <= hi_; i_++)");
@@ -311,7 +314,8 @@ static void combine(Cg *cg, Stmt *s, bool wta)
         }
     } else {
         Symbol *ifc = base->sym;
-        emit(o, "int32_t winb_ = -1, wink_ = -1;");
+        if (wta)
+            emit(o, "int32_t winb_ = -1, wink_ = -1;");
         for (int b = 0; b < cg->fn->net->nbundles; b++) {
             const char *k = cg_fresh(cg, "k");
             if (!open_conn_loop(cg, b, ifc, k))

@@ -211,6 +211,7 @@ static void emit_init_fn(Cg *cg, Type *t)
             cg_emit_default_init(cg, e->type, lv);
         }
     }
+    cg_no_line(cg);
     emit_close(o, "%s", "");
     emit(o, "%s", "");
 }

@@ -56,6 +56,13 @@ static void vput(Emitter *e, const char *fmt, va_list ap)
 
 static void indent(Emitter *e)
 {
+    if (e->line > 0) {
+        char buf[64];
+        int n = snprintf(buf, sizeof buf, "#line %d \"", e->line);
+        put(e, buf, (size_t)n);
+        put(e, e->line_file, strlen(e->line_file));
+        put(e, "\"\n", 2);
+    }
     for (int i = 0; i < e->depth; i++)
         put(e, "    ", 4);
 }
