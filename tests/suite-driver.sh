@@ -1,0 +1,61 @@
+#!/bin/sh
+# suite-driver.sh -- the cupitc command line: options, outputs, exit
+# status, reproducible C, installation, C compiler failures.
+set -u
+: "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
+ROOT=$(pwd)
+out="$BUILD/tests/driver"
+rm -rf "$out"
+mkdir -p "$out"
+export NO_COLOR=1
+prog=tests/run/control.nn
+
+check() { # name, then a command whose success means the case passes
+    name=$1
+    shift
+    if "$@" >"$out/$name.log" 2>&1; then
+        echo "ok driver-$name"
+    else
+        echo "FAIL driver-$name"
+        sed 's/^/    /' "$out/$name.log" | head -20
+    fi
+}
+
+status_is() { # expected-status command...
+    want=$1
+    shift
+    "$@" >/dev/null 2>&1
+    [ $? -eq "$want" ]
+}
+
+check help sh -c "'$CUPITC' --help | grep -q 'usage: cupitc'"
+check version sh -c "'$CUPITC' --version | grep -q '^cupitc '"
+check bad-option status_is 2 "$CUPITC" --frobnicate "$prog"
+check no-input status_is 2 "$CUPITC"
+check missing-file sh -c "'$CUPITC' -fsyntax-only does-not-exist.nn 2>&1 | grep -q \"cannot read 'does-not-exist.nn'\""
+check missing-file-status status_is 1 "$CUPITC" -fsyntax-only does-not-exist.nn
+check two-sources status_is 2 "$CUPITC" "$prog" tests/run/arith.nn
+check syntax-only sh -c "'$CUPITC' -fsyntax-only '$prog' && [ ! -e a.out ]"
+
+# -S writes C, byte-identical on every run, with #line pointing at the .nn
+check emit-c sh -c "'$CUPITC' -S '$prog' -o '$out/a.c' && '$CUPITC' --emit-c '$prog' -o '$out/b.c' && cmp '$out/a.c' '$out/b.c'"
+check line-directives grep -q "#line [0-9]* \"$prog\"" "$out/a.c"
+check no-line sh -c "'$CUPITC' -S --no-line '$prog' -o '$out/c.c' && ! grep -q '#line' '$out/c.c'"
+check default-c-name sh -c "cd '$out' && '$ROOT/$CUPITC' -S '$ROOT/$prog' && [ -f control.c ]"
+
+# -c stops at the object file; the default executable is a.out
+check object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' && [ -f control.o ] && [ ! -e a.out ]"
+check default-exe sh -c "cd '$out' && '$ROOT/$CUPITC' '$ROOT/$prog' && ./a.out | grep -q '^120 5'"
+check verbose sh -c "'$CUPITC' -v -O1 '$prog' -o '$out/v' 2>&1 | grep -q -- '-fopenmp.*-O1\|-O1.*-fopenmp'"
+check debug sh -c "'$CUPITC' -g -O0 '$prog' -o '$out/g' && '$out/g' | grep -q '^120 5'"
+check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>&1 | grep -vq -- '-fopenmp' && '$out/s' | grep -q '^120 5'"
+
+# a failing C compiler is reported with the command, exit status 1
+check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed'"
+check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"
+# errors in user C files are the user's, not internal errors
+printf 'int broken(void) { return }\n' >"$out/broken.c"
+check user-c-failure sh -c "'$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q 'error: C compilation failed'"
+
+# make install: the installed compiler works from any directory
+check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"
