@@ -42,6 +42,10 @@ RUNTIME_HDR  := include/cupit_rt.h $(wildcard runtime/*.h)
 
 CUPITC       := $(BUILD)/bin/cupitc
 LIBRT        := $(BUILD)/lib/cupit/libcupitrt.a
+# The same runtime without OpenMP, for programs built with --no-openmp.
+LIBRT_SERIAL := $(BUILD)/lib/cupit/libcupitrt-serial.a
+RUNTIME_SERIAL_OBJ := $(RUNTIME_SRC:runtime/%.c=$(BUILD)/obj/runtime-serial/%.o) \
+                      $(BUILD)/obj/runtime-serial/omp_serial.o
 LIBCOMPILER  := $(BUILD)/lib/libcupitc.a
 RT_INC_DIR   := $(BUILD)/include/cupit
 
@@ -51,7 +55,7 @@ UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all clean check check-asan install examples bench bench-parse tools
 .DELETE_ON_ERROR:
 
-all: tools $(CUPITC) $(LIBRT) runtime-headers
+all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
 
 tools:
 	@command -v $(RE2C) >/dev/null || { echo "error: re2c is required to build cupitc (run scripts/setup.sh)" >&2; exit 1; }
@@ -91,6 +95,18 @@ $(LIBRT): $(RUNTIME_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/obj/runtime-serial/omp_serial.o: runtime/serial/omp_serial.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OWN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/runtime-serial/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OWN_CFLAGS) -Wno-unknown-pragmas -c -o $@ $<
+
+$(LIBRT_SERIAL): $(RUNTIME_SERIAL_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 .PHONY: runtime-headers
 runtime-headers: $(RUNTIME_HDR)
 	@mkdir -p $(RT_INC_DIR)
@@ -119,6 +135,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit
 	install -m 755 $(CUPITC) $(DESTDIR)$(PREFIX)/bin/cupitc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt.a
+	install -m 644 $(LIBRT_SERIAL) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt-serial.a
 	install -m 644 $(RUNTIME_HDR) $(DESTDIR)$(PREFIX)/include/cupit/
 
 # ---- examples and benchmarks --------------------------------------------------

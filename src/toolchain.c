@@ -113,7 +113,7 @@ bool tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir
         cc = "cc";
     ArgList a = {0};
     char *inc_flag = malloc(strlen(inc_dir) + 3);
-    char *lib_file = join(lib_dir, "libcupitrt.a");
+    char *lib_file = join(lib_dir, o->openmp ? "libcupitrt.a" : "libcupitrt-serial.a");
     if (!inc_flag) {
         fputs("cupitc: fatal error: out of memory\n", stderr);
         exit(3);

@@ -273,6 +273,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
     emit_open(o, "%s", "");
     emit(o, "%s acc_ = {0};", T);
     emit(o, "bool have_ = false;");
+    emit(o, "(void)acc_; (void)have_; /* an interface may have no bundles here */");
     if (level == SEMF_LEVEL_NET) {
         const char *netx, *repx;
         CgNet *cn;
@@ -619,6 +620,7 @@ void cg_locals(Cg *cg, Block *b)
                      cg_ctype(cg, sym->type));
             else
                 emit(o, "%s %s = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
+            emit(o, "(void)%s;", cg_local(cg, sym)); /* CuPit allows unused locals */
         }
     }
     for (int i = 0; i < b->defs.len; i++) {
