@@ -253,8 +253,6 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
     for (;;) {
         lx->tok = lx->cur;
         *loc = loc_at(lx, lx->tok);
-        if (diag_limit_reached())
-            return 0; /* stop reading: nothing more would be reported */
         /*!re2c
         "\x00"         {
                          if (lx->tok == lx->end) {

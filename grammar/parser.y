@@ -75,12 +75,15 @@ static void yyerror(const Loc *loc, Parser *p, const char *msg);
 static PtrVec list1(Parser *p, void *item);
 static PtrVec append(Parser *p, PtrVec list, void *item);
 static PtrVec prepend(Parser *p, void *item, PtrVec list);
+static PtrVec append_item(Parser *p, PtrVec list, void *item);
+static PtrVec drop_lost(Parser *p, PtrVec list);
 static Block *block_add_def(Parser *p, Block *b, Decl *def);
 static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
 static Block *block_recovered(Parser *p, Block *b);
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
 static void check_end(Parser *p, EndKw kw, int want, bool after_external,
                       const char *what, Loc opened);
+static void check_elements(Parser *p, const TypeBody *body, Loc end);
 static Ident no_ident(Loc loc);
 }
 
@@ -265,7 +268,8 @@ EndKw
 TypeDef
     : TYPE TypeIdent IS TypeDefBody END EndKw   {
           check_end(p, $6, TK_TYPE, false, "type definition", @1);
-          $$ = ast_type_def($2, $4.kind, $4.list, $4.array_size, $4.elem_type, @1);
+          check_elements(p, &$4, @5);
+          $$ = ast_type_def($2, $4.kind, drop_lost(p, $4.list), $4.array_size, $4.elem_type, @1);
       }
     ;
 
@@ -286,9 +290,11 @@ EnumIdList
     | EnumIdList ',' Ident                      { $$ = append(p, $1, ast_ident_new($3)); }
     ;
 
+/* Element lists must not be empty; the empty one parses so that
+   check_elements can say so (and recovery does not eat the next part). */
 ElemList
-    : ElemItem                                  { $$ = append(p, (PtrVec){0}, $1); }
-    | ElemList ElemItem                         { $$ = append(p, $1, $2); }
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | ElemList ElemItem                         { $$ = append_item(p, $1, $2); }
     ;
 
 ElemItem
@@ -298,8 +304,8 @@ ElemItem
     ;
 
 NodeElemList
-    : NodeElemItem                              { $$ = append(p, (PtrVec){0}, $1); }
-    | NodeElemList NodeElemItem                 { $$ = append(p, $1, $2); }
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | NodeElemList NodeElemItem                 { $$ = append_item(p, $1, $2); }
     ;
 
 NodeElemItem
@@ -689,6 +695,22 @@ static PtrVec append(Parser *p, PtrVec list, void *item)
     return list;
 }
 
+/* Element lists keep a NULL for an element lost to error recovery until
+ * check_elements has seen them: such a list is not empty. */
+static PtrVec append_item(Parser *p, PtrVec list, void *item)
+{
+    vec_push(p->arena, &list, item);
+    return list;
+}
+
+static PtrVec drop_lost(Parser *p, PtrVec list)
+{
+    PtrVec v = {0};
+    for (int i = 0; i < list.len; i++)
+        v = append(p, v, list.items[i]);
+    return v;
+}
+
 static PtrVec prepend(Parser *p, void *item, PtrVec list)
 {
     PtrVec v = list1(p, item);
@@ -766,6 +788,16 @@ static void check_end(Parser *p, EndKw kw, int want, bool after_external,
     diag_error(kw.loc, "'%s %.*s' does not match the %s at line %d (write '%s' or '%s %.*s')",
                lead, bare_len(got), got + 1, what, opened.line, lead, lead,
                bare_len(exp), exp + 1);
+}
+
+static void check_elements(Parser *p, const TypeBody *body, Loc end)
+{
+    (void)p;
+    bool has_list = body->kind == TDEF_RECORD || body->kind == TDEF_NODE
+                    || body->kind == TDEF_CONNECTION || body->kind == TDEF_NETWORK;
+    if (has_list && body->list.len == 0)
+        diag_error(end, "a %s type needs at least one element before 'END'",
+                   ast_typedef_spelling(body->kind));
 }
 
 /* The innermost construct still waiting for its END: found by walking the
@@ -850,6 +882,23 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(list, sizeof list, "an expression");
     }
 
+    const char *hint = "";
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    bool operand_expected = has_token(expected, n, TK_INTDEN);
+    if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
+                             || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
+                             || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))
+        hint = " (the operand of a unary operator is a primary: use parentheses)";
+    else if (!operand_expected && !has_token(expected, n, TK_ASSIGN)
+             && (la == YYTRANSLATE('=') || la == YYTRANSLATE(TK_NE) || la == YYTRANSLATE('<')
+                 || la == YYTRANSLATE('>') || la == YYTRANSLATE(TK_LE)
+                 || la == YYTRANSLATE(TK_GE) || la == YYTRANSLATE(TK_IN)))
+        hint = " (comparisons do not associate: use parentheses)";
+    else if (!operand_expected && la == YYTRANSLATE(TK_DOTS))
+        hint = " (an interval has one '...': use parentheses)";
+    else if (!operand_expected && la == YYTRANSLATE('?'))
+        hint = " (a nested '?:' needs parentheses)";
+
     int opener;
     Loc opened;
     char note[96] = "";
@@ -858,9 +907,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                  bare_len(lex_token_name(opener)), lex_token_name(opener) + 1,
                  opened.line);
     if (list[0])
-        diag_error(loc, "expected %s before %s%s", list, what, note);
+        diag_error(loc, "expected %s before %s%s%s", list, what, note, hint);
     else
-        diag_error(loc, "unexpected %s%s", what, note);
+        diag_error(loc, "unexpected %s%s%s", what, note, hint);
     return 0;
 }
 
