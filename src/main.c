@@ -14,6 +14,7 @@
 #include "cupitc/ast.h"
 #include "cupitc/diag.h"
 #include "cupitc/parse.h"
+#include "cupitc/sema.h"
 
 #define CUPITC_VERSION "0.1.0"
 
@@ -129,10 +130,12 @@ int main(int argc, char **argv)
     status = 0;
     if (diag_error_count() > 0) {
         status = EXIT_INPUT_ERROR;
-    } else if (opt.dump_parse || opt.dump_ast) {
-        /* Semantic analysis is not part of this build yet, so --dump-ast
-         * shows the tree as parsed too. */
+    } else if (opt.dump_parse) {
         ast_dump(stdout, prog, NULL);
+    } else if (!sema_analyze(prog, arena)) {
+        status = EXIT_INPUT_ERROR;
+    } else if (opt.dump_ast) {
+        ast_dump(stdout, prog, sema_type_name);
     } else if (!opt.syntax_only) {
         fprintf(stderr, "cupitc: error: code generation is not available in this "
                         "build; use -fsyntax-only or --dump-ast\n");

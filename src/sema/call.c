@@ -304,6 +304,8 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         return fail(c, e);
     }
     bool func = m->kind == SYM_OBJFUNC;
+    if (func && obj->kind == EXPR_NAME)
+        multi = false; /* net.f(): the first replicate's result (§5.2) */
     bool bad = false;
     if (in_multi && func) {
         diag_error(mid.loc, "each part of a multi-object call must call an object "
