@@ -575,7 +575,10 @@ static Type *convert_expr(Ctx *c, Expr *e)
     default:
         break;
     }
-    if (args->len == 1)
+    if (t->kind == TY_ARRAY || t->kind == TY_GROUP || t->kind == TY_NETWORK)
+        diag_error(at, "type '%s' has no constructor (array, group and network types "
+                   "cannot be constructed)", t->name);
+    else if (args->len == 1)
         diag_error(at, "no conversion from %s to %s", a0->name, t->name);
     else
         diag_error(at, "%s(...) with %d arguments is not a conversion or constructor",
@@ -706,12 +709,20 @@ bool sema_value_to(Ctx *c, Expr *e, Type *dst, const char *what)
         return !type_is_error(t);
     if (type_assignable(dst, t))
         return true;
-    if (type_is_integral(dst) && type_is_integral(t))
-        diag_error(e->loc, "%s has type %s, but %s is expected (no implicit narrowing)",
-                   what, t->name, dst->name);
-    else
-        diag_error(e->loc, "%s has type %s, but %s is expected", what, t->name, dst->name);
+    diag_error(e->loc, "%s has type %s, but %s is expected%s", what, t->name, dst->name,
+               sema_mismatch_hint(dst, t));
     return false;
+}
+
+const char *sema_mismatch_hint(const Type *dst, const Type *src)
+{
+    if (type_is_integral(dst) && type_is_integral(src))
+        return " (no implicit narrowing)";
+    if (dst->kind == TY_REAL && type_is_integral(src))
+        return " (write a Real denoter such as 1.0, or convert with Real(...))";
+    if (type_is_integral(dst) && src->kind == TY_REAL)
+        return " (convert with Int(...))";
+    return "";
 }
 
 /* Describes the root of a read-only object for "cannot ..." messages. */
