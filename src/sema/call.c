@@ -87,11 +87,11 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
         note_declared(callee);
         return;
     }
-    if (!c->subr)
+    /* Bodies are analysed one at a time, so remembering the last caller is
+     * enough to record each callee once. */
+    if (!c->subr || callee->last_caller == c->subr)
         return;
-    for (int i = 0; i < c->subr->callees.len; i++)
-        if (VEC_AT(c->subr->callees, i, Symbol) == callee)
-            return;
+    callee->last_caller = c->subr;
     vec_push(c->si->arena, &c->subr->callees, callee);
 }
 

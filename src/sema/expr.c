@@ -18,6 +18,15 @@ static Type *error_type(Ctx *c, Expr *e)
 
 static Type *builtin(Ctx *c, TypeKind k) { return c->si->builtin[k]; }
 
+/* A group or array whose element type is erroneous (already reported):
+ * objects of it are treated as erroneous too, so nothing cascades. */
+static bool broken(const Type *t)
+{
+    while (t && (t->kind == TY_GROUP || t->kind == TY_ARRAY))
+        t = t->elem;
+    return type_is_error(t);
+}
+
 Expr *sema_object_root(Expr *e)
 {
     while (e) {
@@ -102,6 +111,8 @@ static Type *name_expr(Ctx *c, Expr *e)
     switch (sym->kind) {
     case SYM_CONST: case SYM_VAR: case SYM_IO: case SYM_PARAM:
         if (is_network_var(sym) && !sema_note_network_use(c, e))
+            return error_type(c, e);
+        if (broken(sym->type))
             return error_type(c, e);
         e->type = sym->type;
         e->cat = VC_OBJECT;
@@ -204,6 +215,8 @@ static Type *select_expr(Ctx *c, Expr *e)
                    elem.name, sema_sym_what(m), ot->name);
         return error_type(c, e);
     }
+    if (broken(m->type))
+        return error_type(c, e);
     e->sym = m;
     e->type = m->type;
     e->cat = obj->cat == VC_PV ? VC_PVS : VC_OBJECT;
