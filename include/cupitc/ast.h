@@ -230,7 +230,7 @@ struct Stmt {
     } u;
 
     /* set by sema */
-    Symbol *callee;  /* REDUCTION/WTA function, WTA procedure */
+    Symbol *callee;  /* REDUCTION/WTA function */
     Symbol *target;  /* WTA: the element compared */
     int sem_flags;   /* phase-private bits (sema.h) */
     Symbol *proc;    /* WTA: the object procedure called for the winner */

@@ -153,6 +153,7 @@ struct Symbol {
     bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
+    Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
     PtrVec locals;     /* Symbol*: its parameters and local data objects (all
                           blocks), in definition order */

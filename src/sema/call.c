@@ -87,11 +87,11 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
         note_declared(callee);
         return;
     }
-    if (!c->subr)
+    /* Bodies are analysed one at a time, so remembering the last caller is
+     * enough to record each callee once. */
+    if (!c->subr || callee->last_caller == c->subr)
         return;
-    for (int i = 0; i < c->subr->callees.len; i++)
-        if (VEC_AT(c->subr->callees, i, Symbol) == callee)
-            return;
+    callee->last_caller = c->subr;
     vec_push(c->si->arena, &c->subr->callees, callee);
 }
 
@@ -304,6 +304,8 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         return fail(c, e);
     }
     bool func = m->kind == SYM_OBJFUNC;
+    if (func && obj->kind == EXPR_NAME)
+        multi = false; /* net.f(): the first replicate's result (§5.2) */
     bool bad = false;
     if (in_multi && func) {
         diag_error(mid.loc, "each part of a multi-object call must call an object "

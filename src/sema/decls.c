@@ -5,6 +5,8 @@
  * "used before its definition", not as unknown), then every definition is
  * analysed in textual order.  Where each category of object may occur
  * (§2.4) is checked by check_placement. */
+#include <string.h>
+
 #include "sema_internal.h"
 
 /* Where an object of some type is being defined (columns of §2.4). */
@@ -39,6 +41,43 @@ Type *sema_resolve_type(Ctx *c, Ident id)
         return err_type(c->si);
     }
     return sym->type;
+}
+
+/* The location of `word` (a keyword the AST does not keep a position for,
+ * such as the VAR of a parameter group) at or after `at`; `at` itself if it
+ * is not found nearby. */
+static Loc word_after(Loc at, const char *word)
+{
+    const SourceFile *f = at.file;
+    if (!f || at.line < 1 || at.line > f->nlines)
+        return at;
+    size_t n = strlen(word);
+    const char *p = f->line_starts[at.line - 1] + at.col - 1, *end = f->text + f->len;
+    int line = at.line, col = at.col;
+    for (int budget = 400; p + n <= end && budget > 0; p++, budget--) {
+        bool start = p == f->text || !(p[-1] >= 'A' && p[-1] <= 'Z');
+        bool stop = p + n == end || !(p[n] >= 'A' && p[n] <= 'Z');
+        if (start && stop && memcmp(p, word, n) == 0)
+            return (Loc){.file = f, .line = line, .col = col};
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    return at;
+}
+
+static const char *category_name(const Type *t)
+{
+    switch (t->kind) {
+    case TY_NODE: return "node";
+    case TY_CONNECTION: return "connection";
+    case TY_GROUP: return "group";
+    case TY_NETWORK: return "network";
+    default: return "node array";
+    }
 }
 
 /* ---- §2.4: where objects of each category may occur ------------------- */
@@ -110,8 +149,7 @@ static bool check_placement(Type *t, Place p, Loc at)
     switch (p) {
     case PL_PARAM:
         diag_error(at, "a parameter of type '%s' (a %s type) is only allowed for "
-                   "EXTERNAL subroutines", n, t->kind == TY_ARRAY ? "node array" :
-                   sema_type_kind_name(t->kind));
+                   "EXTERNAL subroutines", n, category_name(t));
         break;
     case PL_ELEM:
         diag_error(at, "an element of a record, node or connection type cannot have "
@@ -244,7 +282,8 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
         if (!check_placement(t, sym->external ? PL_EXT_PARAM : PL_PARAM, pg->type.loc))
             t = err_type(si);
         if (func && pg->access == ACCESS_VAR)
-            diag_error(pg->loc, "a function cannot have VAR parameters");
+            diag_error(word_after(pg->type.loc, "VAR"), "a function cannot have VAR "
+                       "parameters");
         for (int i = 0; i < pg->names.len; i++) {
             Ident *id = VEC_AT(pg->names, i, Ident);
             Symbol *p = sema_new_symbol(si, SYM_PARAM, id->name, id->loc);

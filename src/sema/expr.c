@@ -18,6 +18,15 @@ static Type *error_type(Ctx *c, Expr *e)
 
 static Type *builtin(Ctx *c, TypeKind k) { return c->si->builtin[k]; }
 
+/* A group or array whose element type is erroneous (already reported):
+ * objects of it are treated as erroneous too, so nothing cascades. */
+static bool broken(const Type *t)
+{
+    while (t && (t->kind == TY_GROUP || t->kind == TY_ARRAY))
+        t = t->elem;
+    return type_is_error(t);
+}
+
 Expr *sema_object_root(Expr *e)
 {
     while (e) {
@@ -102,6 +111,8 @@ static Type *name_expr(Ctx *c, Expr *e)
     switch (sym->kind) {
     case SYM_CONST: case SYM_VAR: case SYM_IO: case SYM_PARAM:
         if (is_network_var(sym) && !sema_note_network_use(c, e))
+            return error_type(c, e);
+        if (broken(sym->type))
             return error_type(c, e);
         e->type = sym->type;
         e->cat = VC_OBJECT;
@@ -204,6 +215,8 @@ static Type *select_expr(Ctx *c, Expr *e)
                    elem.name, sema_sym_what(m), ot->name);
         return error_type(c, e);
     }
+    if (broken(m->type))
+        return error_type(c, e);
     e->sym = m;
     e->type = m->type;
     e->cat = obj->cat == VC_PV ? VC_PVS : VC_OBJECT;
@@ -575,7 +588,10 @@ static Type *convert_expr(Ctx *c, Expr *e)
     default:
         break;
     }
-    if (args->len == 1)
+    if (t->kind == TY_ARRAY || t->kind == TY_GROUP || t->kind == TY_NETWORK)
+        diag_error(at, "type '%s' has no constructor (array, group and network types "
+                   "cannot be constructed)", t->name);
+    else if (args->len == 1)
         diag_error(at, "no conversion from %s to %s", a0->name, t->name);
     else
         diag_error(at, "%s(...) with %d arguments is not a conversion or constructor",
@@ -706,12 +722,20 @@ bool sema_value_to(Ctx *c, Expr *e, Type *dst, const char *what)
         return !type_is_error(t);
     if (type_assignable(dst, t))
         return true;
-    if (type_is_integral(dst) && type_is_integral(t))
-        diag_error(e->loc, "%s has type %s, but %s is expected (no implicit narrowing)",
-                   what, t->name, dst->name);
-    else
-        diag_error(e->loc, "%s has type %s, but %s is expected", what, t->name, dst->name);
+    diag_error(e->loc, "%s has type %s, but %s is expected%s", what, t->name, dst->name,
+               sema_mismatch_hint(dst, t));
     return false;
+}
+
+const char *sema_mismatch_hint(const Type *dst, const Type *src)
+{
+    if (type_is_integral(dst) && type_is_integral(src))
+        return " (no implicit narrowing)";
+    if (dst->kind == TY_REAL && type_is_integral(src))
+        return " (write a Real denoter such as 1.0, or convert with Real(...))";
+    if (type_is_integral(dst) && src->kind == TY_REAL)
+        return " (convert with Int(...))";
+    return "";
 }
 
 /* Describes the root of a read-only object for "cannot ..." messages. */

@@ -67,6 +67,8 @@ Type *sema_value(Ctx *c, Expr *e);
 /* Analyses e as a value that must be assignable to `dst` (initializers,
  * RETURN, CONST arguments); reports with `what` ("initializer", ...). */
 bool sema_value_to(Ctx *c, Expr *e, Type *dst, const char *what);
+/* " (no implicit narrowing)" and similar hints for a type mismatch. */
+const char *sema_mismatch_hint(const Type *dst, const Type *src);
 /* Checks that an analysed object may be changed (assignment target, FOR
  * variable, REDUCTION INTO, VAR argument); messages read
  * "cannot <verb> <object><suffix>". */

@@ -66,9 +66,7 @@ static void assignment(Ctx *c, Stmt *s)
     if (op == ASSIGN_SET) {
         if (!type_assignable(tt, vt))
             diag_error(value->loc, "cannot assign a value of type %s to an object of "
-                       "type %s%s", vt->name, tt->name,
-                       type_is_integral(tt) && type_is_integral(vt)
-                           ? " (no implicit narrowing)" : "");
+                       "type %s%s", vt->name, tt->name, sema_mismatch_hint(tt, vt));
         return;
     }
     Type *r = sema_binary_type(c, compound_op(op), tt, vt, target->loc,
@@ -112,13 +110,15 @@ static void for_stmt(Ctx *c, Stmt *s)
     }
     Type *ft = sema_value(c, s->u.for_.from);
     Type *tt = sema_value(c, s->u.for_.to);
-    if (!type_is_error(ft) && !type_is_integral(ft))
+    if (!type_is_error(vt) && !var_ok) {
+        /* the bounds' types follow from the variable's: one message */
+    } else if (!type_is_error(ft) && !type_is_integral(ft))
         diag_error(s->u.for_.from->loc, "the FOR start value must be integral, not %s",
                    ft->name);
     else if (var_ok && !type_is_error(ft) && !type_assignable(vt, ft))
         diag_error(s->u.for_.from->loc, "the FOR start value has type %s, which cannot "
                    "be assigned to the %s variable", ft->name, vt->name);
-    if (!type_is_error(tt) && !type_is_integral(tt))
+    if (!type_is_error(tt) && !type_is_integral(tt) && (var_ok || type_is_error(vt)))
         diag_error(s->u.for_.to->loc, "the FOR end value must be integral, not %s",
                    tt->name);
     c->loop_depth++;

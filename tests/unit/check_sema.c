@@ -1,0 +1,423 @@
+/* check_sema.c -- unit tests of the semantic analysis: type compatibility
+ * and promotion (§2.5), integer denoter types, constant folding, central
+ * agent classification (§5.1) and the annotations code generation reads.
+ * Programs are in-memory strings; diagnostics go to a memory buffer. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cupitc/arena.h"
+#include "cupitc/ast.h"
+#include "cupitc/diag.h"
+#include "cupitc/parse.h"
+#include "cupitc/sema.h"
+
+static Arena *arena;
+static SourceFile *source;
+static Program *prog;
+static char *messages;
+static size_t messages_len;
+
+static void teardown(void)
+{
+    if (arena)
+        arena_free(arena);
+    source_free(source);
+    free(messages);
+    arena = NULL;
+    source = NULL;
+    messages = NULL;
+}
+
+/* Parses and analyses text; returns the number of errors reported. */
+static int analyze(const char *text)
+{
+    teardown();
+    FILE *out = open_memstream(&messages, &messages_len);
+    diag_configure(&(DiagOptions){.out = out, .color = false, .error_limit = 0});
+    diag_reset();
+    arena = arena_new();
+    ast_set_arena(arena);
+    source = source_from_string("t.nn", text, strlen(text));
+    prog = parse_program(source, arena);
+    ck_assert_int_eq(diag_error_count(), 0); /* the inputs are syntactically valid */
+    sema_analyze(prog, arena);
+    fclose(out);
+    return diag_error_count();
+}
+
+static Symbol *global(const char *name)
+{
+    Symbol *s = sema_scope_find(prog->sema->globals, intern_cstr(arena, name));
+    ck_assert_msg(s != NULL, "no global '%s'", name);
+    return s;
+}
+
+static Type *ty(SemaInfo *si, TypeKind k) { return si->builtin[k]; }
+
+/* ---- compatibility and promotion ----------------------------------------- */
+
+START_TEST(test_sema_integer_promotion)
+{
+    Arena *a = arena_new();
+    SemaInfo *si = sema_info_new(a);
+    Type *i1 = ty(si, TY_INT1), *i2 = ty(si, TY_INT2), *i = ty(si, TY_INT);
+    ck_assert(type_compatible(i1, i));
+    ck_assert(type_compatible(i, i2));
+    ck_assert_ptr_eq(type_common(i1, i2), i2);
+    ck_assert_ptr_eq(type_common(i, i1), i);
+    ck_assert_ptr_eq(type_common(i2, i2), i2);
+    ck_assert(type_assignable(i, i1));
+    ck_assert(type_assignable(i2, i1));
+    ck_assert(!type_assignable(i1, i2)); /* narrowing */
+    ck_assert(!type_assignable(i2, i));
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_sema_interval_promotion)
+{
+    Arena *a = arena_new();
+    SemaInfo *si = sema_info_new(a);
+    Type *v1 = ty(si, TY_INTERVAL1), *v = ty(si, TY_INTERVAL), *re = ty(si, TY_REALERVAL);
+    ck_assert_ptr_eq(type_common(v1, v), v);
+    ck_assert(type_assignable(v, v1));
+    ck_assert(!type_assignable(v1, v));
+    ck_assert(!type_compatible(v, re));
+    ck_assert(!type_compatible(v1, ty(si, TY_INT1))); /* interval vs number */
+    ck_assert_ptr_eq(type_interval_of(si, ty(si, TY_INT2)), ty(si, TY_INTERVAL2));
+    ck_assert_ptr_eq(type_interval_of(si, ty(si, TY_REAL)), re);
+    ck_assert_ptr_eq(v1->elem, ty(si, TY_INT1));
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_sema_no_other_conversions)
+{
+    Arena *a = arena_new();
+    SemaInfo *si = sema_info_new(a);
+    Type *r = ty(si, TY_REAL), *i = ty(si, TY_INT), *b = ty(si, TY_BOOL);
+    ck_assert(!type_compatible(r, i));
+    ck_assert(!type_assignable(r, i)); /* Real VAR r := 0 is S */
+    ck_assert(!type_assignable(i, r));
+    ck_assert(!type_compatible(b, i));
+    ck_assert_ptr_null(type_common(r, ty(si, TY_INT1)));
+    ck_assert(type_equal(r, r));
+    ck_assert(!type_equal(r, i));
+    /* the error type is compatible with everything, so nothing cascades */
+    ck_assert(type_compatible(ty(si, TY_ERROR), b));
+    ck_assert(type_assignable(i, ty(si, TY_ERROR)));
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_sema_int_literal_types)
+{
+    Arena *a = arena_new();
+    SemaInfo *si = sema_info_new(a);
+    ck_assert_ptr_eq(type_of_int_literal(si, 0), ty(si, TY_INT1));
+    ck_assert_ptr_eq(type_of_int_literal(si, 127), ty(si, TY_INT1));
+    ck_assert_ptr_eq(type_of_int_literal(si, 128), ty(si, TY_INT2));
+    ck_assert_ptr_eq(type_of_int_literal(si, 32767), ty(si, TY_INT2));
+    ck_assert_ptr_eq(type_of_int_literal(si, 32768), ty(si, TY_INT));
+    ck_assert_ptr_eq(type_of_int_literal(si, 2147483647u), ty(si, TY_INT));
+    ck_assert_ptr_null(type_of_int_literal(si, 2147483648u));
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_sema_denoter_types_in_programs)
+{
+    ck_assert_int_eq(analyze("Int1 VAR k := 100;\nInt VAR n := 5;\n"
+                             "Int2 VAR m := -128;\nPROCEDURE program () IS END;\n"), 0);
+    ck_assert_int_eq(analyze("Int1 VAR k := 200;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int1 VAR k := -128;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Real VAR r := 0;\nPROCEDURE program () IS END;\n"), 1);
+}
+END_TEST
+
+/* ---- constant folding --------------------------------------------------- */
+
+static void expect_int(const char *name, int64_t v)
+{
+    Symbol *s = global(name);
+    ck_assert_msg(s->has_value, "'%s' not folded", name);
+    ck_assert_int_eq(s->const_int, v);
+}
+
+START_TEST(test_sema_fold_integers)
+{
+    ck_assert_int_eq(analyze(
+        "Int CONST a := 3 * 4 - 2, b := a * a + 1, c := 2 ** 10, d := -7 / 2,\n"
+        "  e := 17 % 5, f := 1 LSHIFT 6, g := 40 RSHIFT 3, h := 12 BITOR 3,\n"
+        "  i := BITNOT 0, j := Int (2.9), k := Int1 (200), l := (a > 5) ? 1 : 2,\n"
+        "  m := 0x1F BITAND 7 BITXOR 1;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    expect_int("a", 10);
+    expect_int("b", 101);
+    expect_int("c", 1024);
+    expect_int("d", -3);
+    expect_int("e", 2);
+    expect_int("f", 64);
+    expect_int("g", 5);
+    expect_int("h", 15);
+    expect_int("i", -1);
+    expect_int("j", 2);
+    expect_int("k", -56); /* narrowing wraps like the target */
+    expect_int("l", 1);
+    expect_int("m", 6);
+}
+END_TEST
+
+START_TEST(test_sema_fold_reals_and_bools)
+{
+    ck_assert_int_eq(analyze(
+        "Real CONST r := 1.0 / 4.0, s := Real (3) * 0.5, p := 1.5 ** 2, q := 7.5 % 2.0;\n"
+        "Bool CONST t := NOT (1 > 2), u := true AND false, v := true XOR false;\n"
+        "TYPE Color IS SYMBOLIC red, green END;\n"
+        "Color CONST col := green;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    ck_assert(global("r")->has_value);
+    ck_assert_double_eq(global("r")->const_real, 0.25);
+    ck_assert_double_eq(global("s")->const_real, 1.5);
+    ck_assert_double_eq(global("p")->const_real, 2.25);
+    ck_assert_double_eq(global("q")->const_real, 1.5);
+    expect_int("t", 1);
+    expect_int("u", 0);
+    expect_int("v", 1);
+    expect_int("col", 1);
+}
+END_TEST
+
+START_TEST(test_sema_fold_not_constant)
+{
+    ck_assert_int_eq(analyze("Int VAR x := 1;\nInt CONST a := x + 1, b := RANDOM (1...3);\n"
+                             "PROCEDURE program () IS END;\n"), 0);
+    ck_assert(!global("a")->has_value);
+    ck_assert(!global("b")->has_value);
+}
+END_TEST
+
+START_TEST(test_sema_fold_errors)
+{
+    /* Int2 * Int2 is Int2 (§9): 40000 does not fit */
+    ck_assert_int_eq(analyze("Int CONST a := 200 * 200;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "overflow") != NULL);
+    ck_assert_int_eq(analyze("Int CONST a := Int (200) * 200;\nPROCEDURE program () IS END;\n"), 0);
+    expect_int("a", 40000);
+    ck_assert_int_eq(analyze("Int CONST a := 1 / 0;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "division by zero") != NULL);
+    ck_assert_int_eq(analyze("Real CONST a := 1.0 % 0.0;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int CONST a := 2 ** -1;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int CONST a := 2147483647 + 1;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int CONST a := Int (1.0e20);\nPROCEDURE program () IS END;\n"), 1);
+}
+END_TEST
+
+START_TEST(test_sema_fold_array_sizes)
+{
+    ck_assert_int_eq(analyze("Int CONST n := 3;\nTYPE V IS ARRAY n * 4 - 2 OF Real END;\n"
+                             "TYPE W IS ARRAY 1 OF V END;\nPROCEDURE program () IS END;\n"), 0);
+    Type *v = global("V")->type;
+    ck_assert_int_eq(v->kind, TY_ARRAY);
+    ck_assert_int_eq(v->size, 10);
+    ck_assert_ptr_eq(v->elem, prog->sema->builtin[TY_REAL]);
+    ck_assert_int_eq(global("W")->type->size, 1);
+    ck_assert_int_eq(analyze("Int VAR n := 3;\nTYPE V IS ARRAY n OF Real END;\n"
+                             "PROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("TYPE V IS ARRAY 0 OF Real END;\nPROCEDURE program () IS END;\n"), 1);
+}
+END_TEST
+
+/* ---- central agent ------------------------------------------------------- */
+
+static const char *ca_program =
+    "Real FUNCTION twice (Real CONST v) IS RETURN 2.0 * v; END;\n"
+    "TYPE C IS CONNECTION Real w; END;\n"
+    "TYPE N IS NODE IN C i; Real x; PROCEDURE p () IS ME.x := twice (ME.x); END; END;\n"
+    "TYPE L IS GROUP OF N END;\n"
+    "TYPE Net IS NETWORK L g; Int k; END;\n"
+    "PROCEDURE ext (Int CONST v) IS EXTERNAL;\n"
+    "Net VAR net;\n"
+    "Int VAR plain;\n"
+    "PROCEDURE usesNet () IS net[0].k := 1; END;\n"
+    "PROCEDURE callsUser () IS usesNet (); END;\n"
+    "PROCEDURE callsCaller () IS callsUser (); ext (1); END;\n"
+    "PROCEDURE helper () IS plain := 2; ext (plain); END;\n"
+    "Int FUNCTION readNet () IS RETURN MAXINDEX (net); END;\n"
+    "PROCEDURE program () IS helper (); END;\n";
+
+START_TEST(test_sema_central_agent)
+{
+    ck_assert_int_eq(analyze(ca_program), 0);
+    ck_assert(global("program")->is_central_agent);
+    ck_assert_ptr_eq(prog->sema->program, global("program"));
+    ck_assert(global("usesNet")->is_central_agent);
+    ck_assert(global("usesNet")->mentions_network);
+    ck_assert(global("callsUser")->is_central_agent);
+    ck_assert(!global("callsUser")->mentions_network);
+    ck_assert(global("callsCaller")->is_central_agent);
+    ck_assert(global("readNet")->is_central_agent);
+    ck_assert(global("helper")->is_free);
+    ck_assert(global("twice")->is_free);
+    ck_assert(global("ext")->is_free);
+    ck_assert(global("ext")->external);
+    ck_assert_int_eq(global("helper")->context, CTX_FREE);
+    ck_assert_int_eq(global("callsUser")->context, CTX_CA);
+    ck_assert_int_eq(global("callsCaller")->callees.len, 2);
+    Type *n = global("N")->type;
+    Symbol *p = VEC_AT(n->subrs, 0, Symbol);
+    ck_assert_int_eq(p->context, CTX_NODEP);
+    ck_assert(!p->is_central_agent);
+}
+END_TEST
+
+START_TEST(test_sema_central_agent_called_from_parallel_code)
+{
+    ck_assert_int_eq(analyze(
+        "TYPE C IS CONNECTION Real w; END;\n"
+        "TYPE N IS NODE IN C i; Real x; END;\n"
+        "TYPE L IS GROUP OF N END;\n"
+        "TYPE Net IS NETWORK L g; END;\n"
+        "Net VAR net;\n"
+        "PROCEDURE sync () IS MERGE net; END;\n"
+        "PROCEDURE indirect () IS sync (); END;\n"
+        "TYPE M IS NODE Real y; PROCEDURE p () IS indirect (); END; END;\n"
+        "PROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "central agent") != NULL);
+}
+END_TEST
+
+/* ---- annotations --------------------------------------------------------- */
+
+static Decl *subr_of(const char *type, int index)
+{
+    Type *t = global(type)->type;
+    return VEC_AT(t->subrs, index, Symbol)->decl;
+}
+
+static Stmt *stmt_at(Decl *d, int i)
+{
+    return VEC_AT(d->u.subr.body->stmts, i, Stmt);
+}
+
+START_TEST(test_sema_call_kinds_and_categories)
+{
+    ck_assert_int_eq(analyze(
+        "Real REDUCTION sum IS RETURN ME + YOU; END;\n"
+        "TYPE C IS CONNECTION Real w; PROCEDURE s () IS END; END;\n"
+        "TYPE N IS NODE IN C i; OUT C o; Real x;\n"
+        "  PROCEDURE p () IS ME.i[].s (); REDUCTION ME.i[].w:sum INTO ME.x; END; END;\n"
+        "TYPE L IS GROUP OF N END;\n"
+        "TYPE Net IS NETWORK L g; Real e;\n"
+        "  PROCEDURE q () IS ME.g[].p (); ME.g[0].p (); ME.g.p (); END;\n"
+        "  Real FUNCTION f () IS RETURN ME.e; END; END;\n"
+        "Net VAR net;\n"
+        "PROCEDURE program () IS\n"
+        "  Real VAR r;\n"
+        "  net.q (); net[1].q (); r := net.f (); REDUCTION net[].e:sum INTO r;\n"
+        "END;\n"), 0);
+    Decl *q = subr_of("Net", 0);
+    Expr *c0 = stmt_at(q, 0)->u.call.call;
+    ck_assert_int_eq(c0->call_kind, CALL_GROUP);
+    ck_assert_int_eq(c0->u.objcall.obj->cat, VC_PV);
+    ck_assert_ptr_eq(c0->u.objcall.obj->type, global("N")->type);
+    ck_assert_int_eq(stmt_at(q, 1)->u.call.call->call_kind, CALL_OBJECT);
+    ck_assert_int_eq(stmt_at(q, 2)->u.call.call->call_kind, CALL_GROUP); /* leniency */
+
+    Decl *p = subr_of("N", 0);
+    ck_assert_int_eq(stmt_at(p, 0)->u.call.call->call_kind, CALL_GROUP);
+    Stmt *red = stmt_at(p, 1);
+    ck_assert_int_eq(red->sem_flags & SEMF_LEVEL_MASK, SEMF_LEVEL_CONN);
+    ck_assert_ptr_eq(red->callee, global("sum"));
+    ck_assert_str_eq(red->target->name, "w");
+    ck_assert_int_eq(red->u.reduction.pvs->cat, VC_PVS);
+
+    Decl *main = global("program")->decl;
+    ck_assert_int_eq(stmt_at(main, 0)->u.call.call->call_kind, CALL_REPLICATES);
+    ck_assert_int_eq(stmt_at(main, 1)->u.call.call->call_kind, CALL_OBJECT);
+    Expr *fcall = stmt_at(main, 2)->u.assign.value;
+    ck_assert_int_eq(fcall->call_kind, CALL_OBJECT);
+    ck_assert_ptr_eq(fcall->type, prog->sema->builtin[TY_REAL]);
+    ck_assert_int_eq(stmt_at(main, 3)->sem_flags & SEMF_LEVEL_MASK, SEMF_LEVEL_NET);
+}
+END_TEST
+
+START_TEST(test_sema_symbols_and_scopes)
+{
+    ck_assert_int_eq(analyze(
+        "Int VAR x;\n"
+        "TYPE R IS RECORD Int a, b := 7; Real c; MERGE IS ME.a += YOU.a; END; END;\n"
+        "PROCEDURE p (Int CONST x) IS\n"
+        "  Int VAR y := x;\n"
+        "  IF y > 0 THEN Int VAR y := 2; y += 1; END;\n"
+        "END;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    Type *r = global("R")->type;
+    ck_assert_int_eq(r->elems.len, 3);
+    ck_assert_str_eq(VEC_AT(r->elems, 1, Symbol)->name, "b");
+    ck_assert_int_eq(VEC_AT(r->elems, 1, Symbol)->index, 1);
+    ck_assert_ptr_nonnull(r->merge);
+    ck_assert_str_eq(r->merge->cname, "R_merge");
+    Symbol *p = global("p");
+    ck_assert_int_eq(p->params.len, 1);
+    ck_assert_int_eq(p->locals.len, 3); /* x, y, inner y */
+    ck_assert_str_eq(VEC_AT(p->locals, 2, Symbol)->cname, "y_2");
+    ck_assert_int_eq(VEC_AT(p->params, 0, Symbol)->access, ACCESS_CONST);
+    ck_assert(global("x")->is_global);
+    ck_assert_ptr_eq(prog->sema->data.items[0], global("x"));
+    ck_assert_str_eq(sema_type_name(r), "R");
+    ck_assert_str_eq(sema_type_name(prog->sema->builtin[TY_ERROR]), "<error>");
+}
+END_TEST
+
+START_TEST(test_sema_one_error_per_mistake)
+{
+    /* an undefined name: one message, no follow-on errors */
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n  Real VAR r;\n"
+                             "  r := y + 1.0 * y;\n  r := y;\n  IF y THEN END;\nEND;\n"), 1);
+    ck_assert_int_eq(analyze("Bogus VAR b;\nPROCEDURE program () IS b := 1; b.x := b[2]; END;\n"), 1);
+}
+END_TEST
+
+static Suite *sema_suite(void)
+{
+    Suite *s = suite_create("sema");
+    TCase *tc = tcase_create("compatibility");
+    tcase_add_test(tc, test_sema_integer_promotion);
+    tcase_add_test(tc, test_sema_interval_promotion);
+    tcase_add_test(tc, test_sema_no_other_conversions);
+    tcase_add_test(tc, test_sema_int_literal_types);
+    tcase_add_test(tc, test_sema_denoter_types_in_programs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("constant folding");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, test_sema_fold_integers);
+    tcase_add_test(tc, test_sema_fold_reals_and_bools);
+    tcase_add_test(tc, test_sema_fold_not_constant);
+    tcase_add_test(tc, test_sema_fold_errors);
+    tcase_add_test(tc, test_sema_fold_array_sizes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("central agent");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, test_sema_central_agent);
+    tcase_add_test(tc, test_sema_central_agent_called_from_parallel_code);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("annotations");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, test_sema_call_kinds_and_categories);
+    tcase_add_test(tc, test_sema_symbols_and_scopes);
+    tcase_add_test(tc, test_sema_one_error_per_mistake);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(sema_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
