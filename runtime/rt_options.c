@@ -86,26 +86,27 @@ static bool parse_size(const char *s, size_t *out)
 static int add_alias(const char *arg)
 {
     const char *eq = strchr(arg, '=');
-    const char *name = "Data", *file = arg;
+    const char *file = eq ? eq + 1 : arg;
+    size_t n = eq ? (size_t)(eq - arg) : 4;
+    if (n == 0 || !*file)
+        return bad("--data %s: expected FILE or NAME=FILE", arg);
+    for (int i = 0; i < rt_opt.naliases; i++)
+        if (strlen(rt_opt.aliases[i].name) == n &&
+            strncmp(rt_opt.aliases[i].name, eq ? arg : "Data", n) == 0) {
+            rt_opt.aliases[i].file = file; /* later ones win */
+            return 0;
+        }
+    if (rt_opt.naliases == RT_MAX_ALIASES)
+        return bad("too many --data options");
+    const char *name = "Data";
     if (eq) {
-        size_t n = (size_t)(eq - arg);
         char *copy = malloc(n + 1); /* lives for the whole run */
         if (!copy)
             return bad("out of memory");
         memcpy(copy, arg, n);
         copy[n] = 0;
         name = copy;
-        file = eq + 1;
     }
-    if (!*name || !*file)
-        return bad("--data %s: expected FILE or NAME=FILE", arg);
-    for (int i = 0; i < rt_opt.naliases; i++)
-        if (strcmp(rt_opt.aliases[i].name, name) == 0) {
-            rt_opt.aliases[i].file = file; /* later ones win */
-            return 0;
-        }
-    if (rt_opt.naliases == RT_MAX_ALIASES)
-        return bad("too many --data options");
     rt_opt.aliases[rt_opt.naliases++] = (rt_data_alias){ name, file };
     return 0;
 }

@@ -1,0 +1,195 @@
+/* check_rt_options.c -- Check suite for the options of generated programs
+ * (rt_init): values on the command line and in the environment, their
+ * precedence, --help, and the usage errors (exit status 2).
+ */
+#include "check_rt_support.h"
+
+#include <omp.h>
+
+/* Runs rt_init on a NULL-terminated argument list in this process. */
+#define INIT(...)                                                            \
+    do {                                                                     \
+        char *argv_[] = { "prog", __VA_ARGS__, NULL };                       \
+        rt_init((int)(sizeof argv_ / sizeof argv_[0]) - 1, argv_, "prog");   \
+    } while (0)
+
+START_TEST(test_options_defaults)
+{
+    char *argv[] = { "prog", NULL };
+    unsetenv("CUPIT_SEED");
+    rt_init(1, argv, "trainer");
+    ck_assert_str_eq(rt_opt.program, "trainer");
+    ck_assert_uint_eq(rt_opt.seed, 1);
+    ck_assert(!rt_opt.bias);
+    ck_assert_int_eq(rt_opt.max_epochs, 0);
+    ck_assert_ptr_null(rt_opt.protocol);
+    ck_assert_str_eq(rt_data_file("Data"), "Data");
+    ck_assert_int_ge(rt_threads(), 1);
+    ck_assert_int_eq(rt_finish(), 0);
+}
+END_TEST
+
+START_TEST(test_options_values)
+{
+    INIT("--seed", "77", "--threads=3", "--data", "train.dat", "--data",
+         "Test=test.dat", "--bias=0.5", "--max-epochs", "12", "--protocol",
+         "p.tsv", "--param", "hidden=8", "--memory-limit", "2M");
+    ck_assert_uint_eq(rt_opt.seed, 77);
+    ck_assert_int_eq(rt_threads(), 3);
+    ck_assert_int_eq(omp_get_max_threads(), 3);
+    ck_assert_str_eq(rt_data_file("Data"), "train.dat");
+    ck_assert_str_eq(rt_data_file("Test"), "test.dat");
+    ck_assert_str_eq(rt_data_file("other.data"), "other.data");
+    ck_assert(rt_opt.bias);
+    ck_assert_double_eq(rt_opt.bias_value, 0.5);
+    ck_assert_int_eq(rt_opt.max_epochs, 12);
+    ck_assert_str_eq(rt_opt.protocol, "p.tsv");
+    ck_assert_str_eq(rt_param_value("hidden"), "8");
+    ck_assert_ptr_null(rt_param_value("nothing"));
+    ck_assert_uint_eq(rt_opt.memory_limit, 2u << 20);
+}
+END_TEST
+
+START_TEST(test_options_bias_default_constant)
+{
+    INIT("--bias");
+    ck_assert(rt_opt.bias);
+    ck_assert_double_eq(rt_opt.bias_value, 1.0);
+}
+END_TEST
+
+START_TEST(test_options_environment_and_precedence)
+{
+    setenv("CUPIT_SEED", "5", 1);
+    setenv("CUPIT_DATA", "env.data", 1);
+    setenv("CUPIT_MAX_EPOCHS", "3", 1);
+    setenv("CUPIT_PROTOCOL", "env.tsv", 1);
+    INIT("--seed", "6");
+    ck_assert_uint_eq(rt_opt.seed, 6); /* the command line wins */
+    ck_assert_str_eq(rt_data_file("Data"), "env.data");
+    ck_assert_int_eq(rt_opt.max_epochs, 3);
+    ck_assert_str_eq(rt_opt.protocol, "env.tsv");
+}
+END_TEST
+
+START_TEST(test_options_seed_reproducible)
+{
+    INIT("--seed", "123");
+    cp_int a = rt_random_int(HERE, 0, 1 << 30);
+    rt_seed(123);
+    ck_assert_int_eq(rt_random_int(HERE, 0, 1 << 30), a);
+}
+END_TEST
+
+static void run_help(void *a) { (void)a; INIT("--help"); }
+
+START_TEST(test_options_help)
+{
+    child_result r;
+    run_child(run_help, NULL, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "usage: prog [options]"));
+    ck_assert_ptr_nonnull(strstr(r.out, "--max-epochs N"));
+}
+END_TEST
+
+static void run_args(void *a)
+{
+    char **argv = a;
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    rt_init(argc, argv, "prog");
+    printf("started");
+}
+
+/* The arguments must be rejected with exit status 2 and `needle`. */
+static void expect_usage_error(char **argv, const char *needle)
+{
+    child_result r;
+    run_child(run_args, argv, &r);
+    ck_assert_msg(r.status == 2, "status %d for %s", r.status, argv[1]);
+    ck_assert_msg(strstr(r.err, needle) != NULL, "expected '%s' in: %s", needle, r.err);
+    ck_assert_ptr_nonnull(strstr(r.err, "--help"));
+    ck_assert_str_eq(r.out, "");
+}
+
+START_TEST(test_options_errors)
+{
+    char *a1[] = { "prog", "--frobnicate", NULL };
+    expect_usage_error(a1, "prog: unknown option '--frobnicate'");
+    char *a2[] = { "prog", "--seed", NULL };
+    expect_usage_error(a2, "option '--seed' needs a value");
+    char *a3[] = { "prog", "--seed", "-4", NULL };
+    expect_usage_error(a3, "seed must be a non-negative integer, not '-4'");
+    char *a4[] = { "prog", "--threads", "0", NULL };
+    expect_usage_error(a4, "thread count must be an integer 1...4096, not '0'");
+    char *a5[] = { "prog", "data.txt", NULL };
+    expect_usage_error(a5, "unexpected argument 'data.txt'");
+    char *a6[] = { "prog", "--max-epochs=0", NULL };
+    expect_usage_error(a6, "epoch count must be a positive integer, not '0'");
+    char *a7[] = { "prog", "--bias=high", NULL };
+    expect_usage_error(a7, "bias must be a number, not 'high'");
+    char *a8[] = { "prog", "--param", "hidden", NULL };
+    expect_usage_error(a8, "--param hidden: expected NAME=VALUE");
+    char *a9[] = { "prog", "--data", "=x", NULL };
+    expect_usage_error(a9, "--data =x: expected FILE or NAME=FILE");
+    char *a10[] = { "prog", "--memory-limit", "lots", NULL };
+    expect_usage_error(a10, "expected a byte count such as 512M, not 'lots'");
+}
+END_TEST
+
+static void bad_env(void *a)
+{
+    (void)a;
+    setenv("CUPIT_SEED", "many", 1);
+    INIT("--threads", "1");
+}
+
+START_TEST(test_options_bad_environment)
+{
+    child_result r;
+    run_child(bad_env, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "CUPIT_SEED: seed must be a non-negative integer, not 'many'"));
+}
+END_TEST
+
+static void unused_param(void *a)
+{
+    (void)a;
+    INIT("--param", "hiden=3", "--param", "rate=0.1");
+    (void)rt_param_value("rate");
+    exit(rt_finish());
+}
+
+START_TEST(test_options_unused_param_warning)
+{
+    child_result r;
+    run_child(unused_param, NULL, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "prog: warning: --param hiden was not used by the program\n");
+}
+END_TEST
+
+static Suite *options_suite(void)
+{
+    Suite *s = suite_create("rt_options");
+    TCase *tc = tcase_create("options");
+    tcase_add_test(tc, test_options_defaults);
+    tcase_add_test(tc, test_options_values);
+    tcase_add_test(tc, test_options_bias_default_constant);
+    tcase_add_test(tc, test_options_environment_and_precedence);
+    tcase_add_test(tc, test_options_seed_reproducible);
+    tcase_add_test(tc, test_options_help);
+    tcase_add_test(tc, test_options_errors);
+    tcase_add_test(tc, test_options_bad_environment);
+    tcase_add_test(tc, test_options_unused_param_warning);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(options_suite());
+}

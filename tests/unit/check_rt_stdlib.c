@@ -1,0 +1,436 @@
+/* check_rt_stdlib.c -- Check suite for the standard library: arithmetic,
+ * data file reading (FANN format, bias column, malformed files), example
+ * distribution into I/O areas, the test set and accuracy helper, output
+ * procedures, protocolError with --protocol and --max-epochs, parameters.
+ */
+#include "check_rt_support.h"
+#include "../../runtime/cupit_stdlib.h"
+
+#include <math.h>
+
+static char dir[] = "/tmp/check_rt_stdlib.XXXXXX";
+static char path_buf[512];
+
+static void setup(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Writes `text` to a file in the test directory; returns its path. */
+static const char *write_file(const char *name, const char *text)
+{
+    snprintf(path_buf, sizeof path_buf, "%s/%s", dir, name);
+    FILE *f = fopen(path_buf, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path_buf;
+}
+
+static const char three_examples[] =
+    "3 2 1\n"
+    "0.5 -1   \n"
+    "1\n"
+    "\n"
+    "2 3\r\n"
+    "0\r\n"
+    "-4 1e-1\n"
+    "-1\n";
+
+/* ---- arithmetic -------------------------------------------------------------- */
+
+START_TEST(test_stdlib_math)
+{
+    ck_assert_float_eq(sigmoid(0), 0);
+    ck_assert_float_eq_tol(sigmoid(1), (cp_real)tanh(1.0), 1e-6f);
+    ck_assert_float_eq_tol(sigmoid(20), 1, 1e-6f);
+    ck_assert_float_eq_tol(sigmoid(-20), -1, 1e-6f);
+    ck_assert_float_eq(sigmoidPrime(0), 1);
+    for (float x = -3; x <= 3; x += 0.25f) { /* the derivative of sigmoid */
+        double h = 1e-3, num = (tanh(x + h) - tanh(x - h)) / (2 * h);
+        ck_assert_float_eq_tol(sigmoidPrime(x), (cp_real)num, 1e-4f);
+    }
+    ck_assert_float_eq(absReal(-2.5f), 2.5f);
+    ck_assert_float_eq(absReal(3), 3);
+    ck_assert_float_eq(signReal(0), 0);
+    ck_assert_float_eq(signReal(-0.0f), 0);
+    ck_assert_float_eq(signReal(1e-30f), 1);
+    ck_assert_float_eq(signReal(-7), -1);
+    ck_assert_float_eq(minReal(1, 2), 1);
+    ck_assert_float_eq(minReal(2, -1), -1);
+    ck_assert_float_eq(maxReal(1, 2), 2);
+    ck_assert_float_eq(maxReal(-2, -3), -2);
+}
+END_TEST
+
+/* ---- data files --------------------------------------------------------------- */
+
+START_TEST(test_stdlib_open_and_round_robin)
+{
+    const char *p = write_file("d.data", three_examples);
+    cp_int ii, ri, io, ro, n;
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ii, 0);
+    ck_assert_int_eq(ri, 2);
+    ck_assert_int_eq(io, 0);
+    ck_assert_int_eq(ro, 1);
+    ck_assert_int_eq(n, 3);
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 2);
+    ck_assert_int_eq(in.count, 4);
+    ck_assert_int_eq(in.per_rep, 2);
+    ck_assert_int_eq(out.count, 2);
+    ck_assert_uint_eq(in.elem_size, sizeof(cp_real));
+    cp_int first = 0;
+    getExamplesxRxR(&in, &out, 2, &first); /* examples 0, 1 */
+    ck_assert_int_eq(first, 2);
+    cp_real *x = in.data, *t = out.data;
+    ck_assert_float_eq(x[0], 0.5f);
+    ck_assert_float_eq(x[1], -1);
+    ck_assert_float_eq(x[2], 2);
+    ck_assert_float_eq(x[3], 3);
+    ck_assert_float_eq(t[0], 1);
+    ck_assert_float_eq(t[1], 0);
+    getExamplesxRxR(&in, &out, 2, &first); /* examples 2, 0 */
+    ck_assert_int_eq(first, 1);
+    ck_assert_float_eq(x[0], -4);
+    ck_assert_float_eq_tol(x[1], 0.1f, 1e-7f);
+    ck_assert_float_eq(x[2], 0.5f);
+    ck_assert_float_eq(t[0], -1);
+    ck_assert_float_eq(t[1], 1);
+    getExamplesxRxR(&in, &out, 1, &first); /* example 1 only */
+    ck_assert_int_eq(first, 2);
+    ck_assert_float_eq(x[0], 2);
+    ck_assert_float_eq(x[2], 0.5f); /* replicate 1 untouched */
+    initIOareasxRxR(&in, &out, 3); /* re-allocation */
+    ck_assert_int_eq(in.count, 6);
+    rt_stdlib_release();
+    ck_assert_ptr_null(in.data);
+}
+END_TEST
+
+START_TEST(test_stdlib_bias_column_and_alias)
+{
+    const char *p = write_file("train.txt", three_examples);
+    char arg[600];
+    snprintf(arg, sizeof arg, "--data=%s", p);
+    char *argv[] = { "prog", "--bias", arg, NULL };
+    rt_init(3, argv, "prog");
+    cp_int ii, ri, io, ro, n;
+    openDatafile("Data", &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 3);
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 3);
+    cp_int first = 0;
+    getExamplesxRxR(&in, &out, 3, &first);
+    cp_real *x = in.data;
+    for (int r = 0; r < 3; r++)
+        ck_assert_float_eq(x[r * 3], 1.0f); /* the bias constant */
+    ck_assert_float_eq(x[1], 0.5f);
+    ck_assert_float_eq(x[5], 3);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(rt_finish(), 0);
+}
+END_TEST
+
+START_TEST(test_stdlib_reads_shared_xor)
+{
+    const char *root = getenv("ROOT") ? getenv("ROOT") : ".";
+    char p[600];
+    snprintf(p, sizeof p, "%s/../shared/data/xor.data", root);
+    cp_int ii, ri, io, ro, n;
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(ri, 2);
+    ck_assert_int_eq(ro, 1);
+    snprintf(p, sizeof p, "%s/examples/data/xor-bias.data", root);
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(ri, 3);
+}
+END_TEST
+
+static const char *bad_path;
+
+static void open_bad(void *a)
+{
+    (void)a;
+    cp_int ii, ri, io, ro, n;
+    openDatafile(bad_path, &ii, &ri, &io, &ro, &n);
+}
+
+START_TEST(test_stdlib_malformed_files)
+{
+    static const struct { const char *text, *msg; } cases[] = {
+        { "", "f.data:1: run-time error: empty data file" },
+        { "2 2\n1 2\n1\n", "f.data:1: run-time error: header 'examples inputs outputs': expected 3 values, found 2" },
+        { "0 2 1\n", "f.data:1: run-time error: header: the example count must be a positive integer, not 0" },
+        { "2 1.5 1\n", "f.data:1: run-time error: header: the input count must be a non-negative integer" },
+        { "1 0 1\n\n1\n", "f.data:1: run-time error: header: a data set needs at least one input" },
+        { "2 2 1\n1 2\n1\n1 2 3\n0\n", "f.data:4: run-time error: inputs of example 2: expected 2 values, found 3" },
+        { "1 2 1\n1 x\n1\n", "f.data:2: run-time error: inputs of example 1: 'x' is not a number" },
+        { "1 2 1\n1 2\n1 0\n", "f.data:3: run-time error: targets of example 1: expected 1 values, found 2" },
+        { "1 2 1\n1 nan\n1\n", "f.data:2: run-time error: inputs of example 1: 'nan' is not a finite number" },
+        { "2 2 1\n1 2\n1\n", "f.data:4: run-time error: the file ends after 1 of 2 examples" },
+        { "1 2 1\n1 2\n", "f.data:3: run-time error: the file ends before the targets of example 1" },
+        { "1 2 1\n1 2\n1\n7\n", "f.data:4: run-time error: unexpected data after the 1 examples" },
+        { "1 2 1\n1 2,\n1\n", "f.data:2: run-time error: inputs of example 1: '2,' is not a number" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bad_path = write_file("f.data", cases[i].text);
+        ck_assert_rt_error(open_bad, NULL, cases[i].msg);
+    }
+    snprintf(path_buf, sizeof path_buf, "%s/missing.data", dir);
+    bad_path = path_buf;
+    ck_assert_rt_error(open_bad, NULL, "missing.data': No such file or directory");
+}
+END_TEST
+
+static void open_data_name(void *a)
+{
+    (void)a;
+    char *argv[] = { "trainer", NULL };
+    rt_init(1, argv, "trainer");
+    cp_int ii, ri, io, ro, n;
+    openDatafile("Data", &ii, &ri, &io, &ro, &n);
+}
+
+START_TEST(test_stdlib_missing_data_names_option)
+{
+    ck_assert_int_eq(chdir(dir), 0);
+    ck_assert_rt_error(open_data_name, NULL, "trainer: run-time error: cannot read data file 'Data': No such file or directory (use --data FILE or --data Data=FILE to choose the file)");
+}
+END_TEST
+
+static void io_before_open(void *a)
+{
+    (void)a;
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 2);
+}
+
+static void too_many_examples(void *a)
+{
+    (void)a;
+    cp_int ii, ri, io, ro, n, first = 0;
+    openDatafile(bad_path, &ii, &ri, &io, &ro, &n);
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 2);
+    getExamplesxRxR(&in, &out, 3, &first);
+}
+
+static void zero_replicates(void *a)
+{
+    (void)a;
+    cp_int ii, ri, io, ro, n;
+    openDatafile(bad_path, &ii, &ri, &io, &ro, &n);
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 0);
+}
+
+START_TEST(test_stdlib_io_area_errors)
+{
+    bad_path = write_file("ok.data", three_examples);
+    ck_assert_rt_error(io_before_open, NULL, "initIOareasxRxR called before openDatafile");
+    ck_assert_rt_error(too_many_examples, NULL, "getExamplesxRxR: 3 examples do not fit the I/O area for the inputs (4 values)");
+    ck_assert_rt_error(zero_replicates, NULL, "initIOareasxRxR: the replicate count must be at least 1, not 0");
+}
+END_TEST
+
+/* ---- test set and accuracy -------------------------------------------------- */
+
+START_TEST(test_stdlib_test_set_and_accuracy)
+{
+    const char *p = write_file("train", "2 1 2\n0\n1 0\n1\n0 1\n");
+    cp_int ii, ri, io, ro, n, tn;
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    p = write_file("test", "3 1 2\n5\n1 0\n6\n0 1\n7\n0 1\n");
+    openTestfile(p, &tn);
+    ck_assert_int_eq(tn, 3);
+    cp_io in = { 0 }, target = { 0 }, result = { 0 };
+    initIOareasxRxR(&in, &target, 2);
+    initIOareaxR(&result, 2, 2);
+    ck_assert_int_eq(result.count, 4);
+    cp_int first = 0, correct = 0;
+    getTestExamplesxRxR(&in, &target, 2, &first);
+    ck_assert_float_eq(((cp_real *)in.data)[1], 6);
+    cp_real *y = result.data;
+    y[0] = 0.9f, y[1] = 0.1f;  /* class 0: right */
+    y[2] = 0.7f, y[3] = 0.2f;  /* class 0, target 1: wrong */
+    countCorrectxR(&result, &target, 2, &correct);
+    ck_assert_int_eq(correct, 1);
+    getTestExamplesxRxR(&in, &target, 1, &first);
+    ck_assert_int_eq(first, 0);
+    y[0] = -1, y[1] = 0.5f;    /* class 1: right */
+    countCorrectxR(&result, &target, 1, &correct);
+    ck_assert_int_eq(correct, 2);
+    rt_stdlib_release(); /* the areas live on this stack frame */
+}
+END_TEST
+
+START_TEST(test_stdlib_accuracy_single_output_threshold)
+{
+    /* Targets -1/+1: the threshold is 0. */
+    const char *p = write_file("xor", "4 2 1\n-1 -1\n-1\n-1 1\n1\n1 -1\n1\n1 1\n-1\n");
+    cp_int ii, ri, io, ro, n, correct = 0, first = 0;
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    cp_io in = { 0 }, target = { 0 }, result = { 0 };
+    initIOareasxRxR(&in, &target, 4);
+    initIOareaxR(&result, 4, 1);
+    getExamplesxRxR(&in, &target, 4, &first);
+    cp_real *y = result.data;
+    y[0] = -0.2f, y[1] = 0.1f, y[2] = -0.3f, y[3] = -0.9f; /* 3 right */
+    countCorrectxR(&result, &target, 4, &correct);
+    ck_assert_int_eq(correct, 3);
+    /* Targets 0/1: the threshold is 0.5. */
+    p = write_file("zo", "2 1 1\n0\n0\n1\n1\n");
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    initIOareasxRxR(&in, &target, 2);
+    initIOareaxR(&result, 2, 1);
+    first = 0;
+    correct = 0;
+    getExamplesxRxR(&in, &target, 2, &first);
+    y = result.data;
+    y[0] = 0.4f, y[1] = 0.45f; /* first right, second wrong */
+    countCorrectxR(&result, &target, 2, &correct);
+    ck_assert_int_eq(correct, 1);
+    rt_stdlib_release();
+}
+END_TEST
+
+static void test_width_mismatch(void *a)
+{
+    (void)a;
+    cp_int ii, ri, io, ro, n;
+    openDatafile(write_file("a", "1 2 1\n1 2\n1\n"), &ii, &ri, &io, &ro, &n);
+    openTestfile(write_file("b", "1 3 1\n1 2 3\n1\n"), &n);
+}
+
+START_TEST(test_stdlib_test_set_mismatch)
+{
+    ck_assert_rt_error(test_width_mismatch, NULL, "have 3 inputs and 1 outputs, the training data");
+}
+END_TEST
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void print_all(void *a)
+{
+    (void)a;
+    pInt(-42);
+    pString(" x ");
+    pReal(0.5f);
+    pString("|");
+    pReal(1e10f);
+    pString("|");
+    pReal(3);
+    pString("\n");
+}
+
+START_TEST(test_stdlib_print)
+{
+    child_result r;
+    run_child(print_all, NULL, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "-42 x 0.5|1e+10|3\n");
+}
+END_TEST
+
+static void protocol_run(void *a)
+{
+    char *proto = a;
+    char *argv[] = { "trainer", "--protocol", proto, "--max-epochs", "3", NULL };
+    rt_init(5, argv, "trainer");
+    for (int e = 1; e <= 10; e++)
+        protocolError(e, 1.0f / (cp_real)e, 10 - e);
+    printf("not reached\n");
+}
+
+START_TEST(test_stdlib_protocol_and_max_epochs)
+{
+    char proto[600];
+    snprintf(proto, sizeof proto, "%s/p.tsv", dir);
+    child_result r;
+    run_child(protocol_run, proto, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "epoch 1 error 1 errors 9\n"
+                            "epoch 2 error 0.5 errors 8\n"
+                            "epoch 3 error 0.333333 errors 7\n");
+    ck_assert_str_eq(r.err, "trainer: stopping after epoch 3 (--max-epochs)\n");
+    FILE *f = fopen(proto, "r");
+    ck_assert_ptr_nonnull(f);
+    char text[512];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    ck_assert_str_eq(text, "# epoch\terror\terrors\n1\t1\t9\n2\t0.5\t8\n"
+                           "3\t0.333333343\t7\n");
+}
+END_TEST
+
+/* ---- parameters -------------------------------------------------------------- */
+
+START_TEST(test_stdlib_params)
+{
+    char *argv[] = { "prog", "--param", "hidden=8", "--param=rate=0.25", NULL };
+    rt_init(4, argv, "prog");
+    ck_assert_int_eq(intParam("hidden", 4), 8);
+    ck_assert_int_eq(intParam("layers", 2), 2);
+    ck_assert_float_eq(realParam("rate", 1), 0.25f);
+    ck_assert_float_eq(realParam("momentum", 0.9f), 0.9f);
+}
+END_TEST
+
+static void bad_int_param(void *a)
+{
+    (void)a;
+    char *argv[] = { "prog", "--param", "hidden=8x", NULL };
+    rt_init(3, argv, "prog");
+    (void)intParam("hidden", 4);
+}
+
+START_TEST(test_stdlib_param_errors)
+{
+    ck_assert_rt_error(bad_int_param, NULL, "prog: run-time error: --param hidden=8x: not an Int");
+}
+END_TEST
+
+static Suite *stdlib_suite(void)
+{
+    Suite *s = suite_create("rt_stdlib");
+    TCase *tc = tcase_create("math");
+    tcase_add_test(tc, test_stdlib_math);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("data");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_stdlib_open_and_round_robin);
+    tcase_add_test(tc, test_stdlib_bias_column_and_alias);
+    tcase_add_test(tc, test_stdlib_reads_shared_xor);
+    tcase_add_test(tc, test_stdlib_malformed_files);
+    tcase_add_test(tc, test_stdlib_missing_data_names_option);
+    tcase_add_test(tc, test_stdlib_io_area_errors);
+    tcase_add_test(tc, test_stdlib_test_set_and_accuracy);
+    tcase_add_test(tc, test_stdlib_accuracy_single_output_threshold);
+    tcase_add_test(tc, test_stdlib_test_set_mismatch);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("output");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_stdlib_print);
+    tcase_add_test(tc, test_stdlib_protocol_and_max_epochs);
+    tcase_add_test(tc, test_stdlib_params);
+    tcase_add_test(tc, test_stdlib_param_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(stdlib_suite());
+}
