@@ -29,16 +29,16 @@ expect version 0 '^cupitc [0-9]' --version
 expect unknown-option 2 "unknown option '--bogus'" --bogus tests/parse/data.nn
 expect no-input 2 'no input file' -fsyntax-only
 expect bad-error-limit 2 "invalid value in '-ferror-limit=x'" -ferror-limit=x tests/parse/data.nn
-expect missing-o-argument 2 "missing file name after '-o'" tests/parse/data.nn -o
+expect missing-o-argument 2 "missing argument after '-o'" tests/parse/data.nn -o
 expect two-inputs 2 'more than one CuPit source file' tests/parse/data.nn tests/parse/types.nn
 expect missing-file 1 "cannot read '$tmp/none.nn': No such file or directory" -fsyntax-only "$tmp/none.nn"
 expect directory 1 "cannot read 'tests': Is a directory" -fsyntax-only tests
-expect syntax-ok 0 '' -fsyntax-only tests/parse/statements.nn
+expect syntax-ok 0 '' -fsyntax-only tests/run/control.nn
 expect syntax-error 1 'error: expected' -fsyntax-only tests/errors/s05-missing-semicolon.nn
 expect dump-parse 0 '^  procedure program @2:1' --dump-parse tests/parse/statements.nn
 
 # an empty diagnostic stream for a good file
-"$CUPITC" -fsyntax-only tests/parse/types.nn >"$tmp/out" 2>&1
+"$CUPITC" -fsyntax-only tests/run/network.nn >"$tmp/out" 2>&1
 if [ -s "$tmp/out" ]; then echo "FAIL cli/quiet-when-ok: output on a good file"; else echo "ok cli/quiet-when-ok"; fi
 
 # --dump-parse prints nothing to stdout when the input has errors
