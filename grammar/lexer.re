@@ -71,9 +71,8 @@ static uint64_t digits_value(const char *s, const char *e, int base)
 
 static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int base)
 {
-    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-    val->int_value = digits_value(digits, lx->cur, base);
-    if (val->int_value > INT_MAX_VALUE)
+    val->u.int_value = digits_value(digits, lx->cur, base);
+    if (val->u.int_value > INT_MAX_VALUE)
         lex_error(lx, loc, "integer denoter '%s' is too large (the largest Int is %d)",
                   excerpt(lx, lx->tok, lx->cur), INT_MAX_VALUE);
     return TK_INTDEN;
@@ -81,19 +80,18 @@ static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int 
 
 static int real_token(Lexer *lx, LexToken *val, Loc loc)
 {
-    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    val->text = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     errno = 0;
-    val->real_value = strtod(val->spelling, NULL);
-    if (errno == ERANGE && isinf(val->real_value))
+    val->u.real_value = strtod(val->text, NULL);
+    if (errno == ERANGE && isinf(val->u.real_value))
         lex_error(lx, loc, "real denoter '%s' is out of range",
                   excerpt(lx, lx->tok, lx->cur));
     return TK_REALDEN;
 }
 
-static int ident_token(Lexer *lx, LexToken *val, Loc loc, int token)
+static int ident_token(Lexer *lx, LexToken *val, int token)
 {
-    val->ident.name = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-    val->ident.loc = loc;
+    val->text = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     return token;
 }
 
@@ -241,15 +239,15 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
         */
     }
     buf[n] = '\0';
-    val->bytes = buf;
-    val->len = n;
-    val->spelling = arena_strndup(lx->arena, open, (size_t)(lx->cur - open));
+    val->u.str.bytes = buf;
+    val->u.str.len = n;
+    val->text = arena_strndup(lx->arena, open, (size_t)(lx->cur - open));
     return TK_STRDEN;
 }
 
 int lex_next(Lexer *lx, LexToken *val, Loc *loc)
 {
-    memset(val, 0, sizeof *val);
+    val->text = NULL;
     for (;;) {
         lx->tok = lx->cur;
         *loc = loc_at(lx, lx->tok);
@@ -330,13 +328,13 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                          lex_error(lx, *loc, "unknown keyword '%s'", excerpt(lx, lx->tok, lx->cur));
                          continue;
                        }
-        lident         { return ident_token(lx, val, *loc, TK_LIDENT); }
-        uident         { return ident_token(lx, val, *loc, TK_UIDENT); }
+        lident         { return ident_token(lx, val, TK_LIDENT); }
+        uident         { return ident_token(lx, val, TK_UIDENT); }
         uscore         {
                          const char *u = memchr(lx->tok, '_', (size_t)(lx->cur - lx->tok));
                          lex_error(lx, loc_at(lx, u), "illegal character '_' in '%s' (identifiers cannot contain '_')",
                                    excerpt(lx, lx->tok, lx->cur));
-                         return ident_token(lx, val, *loc, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
+                         return ident_token(lx, val, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
                        }
 
         oct            { return int_token(lx, val, *loc, lx->tok + 1, 8); }
@@ -345,8 +343,7 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         badoct         {
                          lex_error(lx, *loc, "malformed integer denoter '%s' (a leading 0 means octal: digits 0-7)",
                                    excerpt(lx, lx->tok, lx->cur));
-                         val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-                         val->int_value = digits_value(lx->tok, lx->cur, 10);
+                         val->u.int_value = digits_value(lx->tok, lx->cur, 10);
                          return TK_INTDEN;
                        }
         real           { return real_token(lx, val, *loc); }

@@ -37,13 +37,13 @@ static const char *scan_n(const char *text, size_t len)
     while ((t = lex_next(&lx, &v, &loc)) != 0) {
         char piece[512];
         switch (t) {
-        case TK_LIDENT: snprintf(piece, sizeof piece, "id:%s", v.ident.name); break;
-        case TK_UIDENT: snprintf(piece, sizeof piece, "type:%s", v.ident.name); break;
-        case TK_INTDEN: snprintf(piece, sizeof piece, "int:%llu", (unsigned long long)v.int_value); break;
-        case TK_REALDEN: snprintf(piece, sizeof piece, "real:%g", v.real_value); break;
+        case TK_LIDENT: snprintf(piece, sizeof piece, "id:%s", v.text); break;
+        case TK_UIDENT: snprintf(piece, sizeof piece, "type:%s", v.text); break;
+        case TK_INTDEN: snprintf(piece, sizeof piece, "int:%llu", (unsigned long long)v.u.int_value); break;
+        case TK_REALDEN: snprintf(piece, sizeof piece, "real:%g", v.u.real_value); break;
         case TK_STRDEN:
             last_string = v;
-            snprintf(piece, sizeof piece, "str:%d", v.len);
+            snprintf(piece, sizeof piece, "str:%d", v.u.str.len);
             break;
         default: snprintf(piece, sizeof piece, "%s", lex_token_name(t)); break;
         }
@@ -228,11 +228,11 @@ START_TEST(test_lexer_string_escapes)
 {
     ck_scan("\"a\\n\\t\\v\\b\\r\\f\\a\\\\\\?\\'\\\"z\"", "str:13");
     ck_errors(0);
-    ck_assert_mem_eq(last_string.bytes, "a\n\t\v\b\r\f\a\\?'\"z", 13);
-    ck_assert_str_eq(last_string.spelling, "\"a\\n\\t\\v\\b\\r\\f\\a\\\\\\?\\'\\\"z\"");
+    ck_assert_mem_eq(last_string.u.str.bytes, "a\n\t\v\b\r\f\a\\?'\"z", 13);
+    ck_assert_str_eq(last_string.text, "\"a\\n\\t\\v\\b\\r\\f\\a\\\\\\?\\'\\\"z\"");
     ck_scan("\"\\101\\0\\x41\\x7e\\7\"", "str:5");
     ck_errors(0);
-    ck_assert_mem_eq(last_string.bytes, "A\0A~\a", 5);
+    ck_assert_mem_eq(last_string.u.str.bytes, "A\0A~\a", 5);
     ck_scan("\">>> weights: \"", "str:13");
     ck_scan("\"\"", "str:0");
     ck_errors(0);
