@@ -53,6 +53,16 @@ typedef double cp_real;
 #else
 typedef float cp_real;
 #endif
+/* A program and libcupitrt must agree on Real: each translation unit that
+ * includes this header refers to the marker of its Real, which only a
+ * runtime built the same way defines (a mismatch fails at link time). */
+#ifdef CUPIT_REAL_DOUBLE
+extern const char rt_abi_real_double;
+__attribute__((used)) static const char *const rt_abi_real = &rt_abi_real_double;
+#else
+extern const char rt_abi_real_float;
+__attribute__((used)) static const char *const rt_abi_real = &rt_abi_real_float;
+#endif
 typedef bool cp_bool;
 typedef const char *cp_string;
 typedef void *cp_opaque;

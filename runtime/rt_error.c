@@ -15,6 +15,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* The Real marker of this build (see cupit_rt.h). */
+#ifdef CUPIT_REAL_DOUBLE
+const char rt_abi_real_double = 'd';
+#else
+const char rt_abi_real_float = 'f';
+#endif
+
 static atomic_flag error_reported = ATOMIC_FLAG_INIT;
 
 _Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
