@@ -5,6 +5,7 @@
 #   make check-asan   only the AddressSanitizer/UBSan robustness run
 #   make install PREFIX=/dir
 #   make examples     compile examples/*.nn with the just-built cupitc
+#   make demo         compile examples/backprop.nn and train it on bundled data
 #   make bench        benchmark harness (bench/README.md)
 #   make bench-parse  parser throughput on a generated 10 MB program
 #
@@ -52,7 +53,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install examples bench bench-parse tools
+.PHONY: all clean check check-asan install examples demo bench bench-parse tools
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -141,6 +142,11 @@ install: all
 # ---- examples and benchmarks --------------------------------------------------
 examples: all
 	@sh scripts/build-examples.sh $(CUPITC) $(BUILD)/examples
+
+# The main job: compile the RPROP trainer and train it on the bundled data.
+demo: examples
+	$(BUILD)/examples/backprop --data examples/data/circle.train \
+	  --data Test=examples/data/circle.test --param hidden=8 --param epochs=150 --seed 3
 
 bench: all
 	@sh bench/run.sh
