@@ -39,7 +39,8 @@ typedef struct Options {
     bool dump_parse; /* --dump-parse: the tree as parsed */
     bool line_directives;
     bool openmp;
-    bool checks;
+    bool check_index;
+    bool check_overflow;
     bool debug;
     bool verbose;
     const char *opt_level;
@@ -66,7 +67,8 @@ static void usage(FILE *out)
           "  -v                 show the C compiler command\n"
           "  --no-line          no #line directives in the generated C\n"
           "  --no-openmp        build without OpenMP (serial program)\n"
-          "  --no-checks        drop the integer overflow and index checks\n"
+          "  --no-checks        drop the subscript range checks\n"
+          "  --check-overflow   make integer overflow a run-time error (default: wraps)\n"
           "  -lLIB, -LDIR       passed to the linker\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
@@ -111,7 +113,7 @@ static int parse_args(int argc, char **argv, Options *o)
     o->error_limit = 20;
     o->line_directives = true;
     o->openmp = true;
-    o->checks = true;
+    o->check_index = true;
     o->opt_level = "-O2";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -136,7 +138,9 @@ static int parse_args(int argc, char **argv, Options *o)
         } else if (strcmp(a, "--no-openmp") == 0) {
             o->openmp = false;
         } else if (strcmp(a, "--no-checks") == 0) {
-            o->checks = false;
+            o->check_index = false;
+        } else if (strcmp(a, "--check-overflow") == 0) {
+            o->check_overflow = true;
         } else if (strcmp(a, "-g") == 0) {
             o->debug = true;
         } else if (strcmp(a, "-v") == 0) {
@@ -208,7 +212,8 @@ static int generate(const Options *opt, Program *prog, const char *argv0)
 {
     Emitter em;
     emit_init(&em);
-    CgOptions cgo = {.line_directives = opt->line_directives, .checks = opt->checks,
+    CgOptions cgo = {.line_directives = opt->line_directives, .check_index = opt->check_index,
+                     .check_overflow = opt->check_overflow,
                      .source_name = opt->input};
     if (!cg_generate(prog, &cgo, &em)) {
         emit_free(&em);

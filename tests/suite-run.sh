@@ -7,6 +7,7 @@
 #               NAME.err     expected stderr (exact), e.g. a run-time error
 #               NAME.args    arguments for the program
 #               NAME.c       EXTERNAL C code compiled in
+#               NAME.flags   extra cupitc options
 # Each program runs with 1 and 2 threads and as a serial (--no-openmp) build;
 # all runs must give the expected output.  The report's features.nn runs too.
 set -u
@@ -26,7 +27,8 @@ run_case() { # name src dir
     [ -f "$dir/$name.status" ] && want_status=$(cat "$dir/$name.status")
     for variant in omp serial; do
         flags=""
-        [ "$variant" = serial ] && flags="--no-openmp"
+        [ -f "$dir/$name.flags" ] && flags=$(cat "$dir/$name.flags")
+        [ "$variant" = serial ] && flags="$flags --no-openmp"
         exe="$out/$name.$variant"
         # shellcheck disable=SC2086
         if ! "$CUPITC" $flags -Xcc -Wall -Xcc -Wextra -Xcc -Werror "$src" $extra -o "$exe" \

@@ -13,7 +13,8 @@
 
 typedef struct CgOptions {
     bool line_directives; /* #line "file.nn" per statement (--no-line: off) */
-    bool checks;          /* run-time checks of overflow and indices */
+    bool check_index;     /* subscripts checked against their range */
+    bool check_overflow;  /* integer overflow is a run-time error (else wraps) */
     const char *source_name; /* file name used in #line and error messages */
 } CgOptions;
 
