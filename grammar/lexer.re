@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,63 @@ static int ident_token(Lexer *lx, LexToken *val, int token)
 {
     val->text = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     return token;
+}
+
+static bool word_is(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* Reports an all-caps word that is no keyword.  Likely slips get a hint and
+ * a repair, so that parsing goes on as meant: END glued to its keyword,
+ * a keyword of a related language, or a predefined type name in capitals.
+ * Returns the token to hand on, or 0 to drop the word. */
+static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
+{
+    static const struct { const char *word, *hint; int token; } slips[] = {
+        {"ELSEIF", "write 'ELSIF'", TK_ELSIF},   {"ELIF", "write 'ELSIF'", TK_ELSIF},
+        {"WITH", "CONNECT uses 'TO'", TK_TO},     {"DO", "loops use 'REPEAT'", TK_REPEAT},
+        {"ENDWHILE", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"ENDFOR", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"ENDLOOP", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"BEGIN", "a body starts after 'IS'", 0},
+    };
+    static const char *const types[] = {"INT", "REAL", "BOOL", "STRING", "OPAQUE",
+                                        "INTERVAL", "REALERVAL", "TRUE", "FALSE"};
+    static const int ends[] = {TK_IF, TK_REPEAT, TK_TYPE, TK_PROCEDURE, TK_FUNCTION,
+                               TK_MERGE, TK_REDUCTION, TK_WTA};
+    const char *s = lx->tok;
+    size_t n = (size_t)(lx->cur - lx->tok);
+    const char *word = excerpt(lx, s, lx->cur);
+
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
+        if (word_is(s, n, slips[i].word)) {
+            lex_error(lx, loc, "unknown keyword '%s' (%s)", word, slips[i].hint);
+            return slips[i].token;
+        }
+    }
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (word_is(s, n, types[i])) {
+            bool constant = i >= 7; /* true, false are lower case */
+            char *name = arena_strndup(lx->arena, s, n);
+            for (size_t k = constant ? 0 : 1; k < n; k++)
+                name[k] = (char)(name[k] - 'A' + 'a');
+            lex_error(lx, loc, "unknown keyword '%s' (write '%s')", word, name);
+            val->text = intern_cstr(lx->arena, name);
+            return constant ? TK_LIDENT : TK_UIDENT;
+        }
+    }
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        const char *kw = lex_token_name(ends[i]); /* "'IF'" */
+        size_t kn = strlen(kw) - 2;
+        if (n == 3 + kn && memcmp(s, "END", 3) == 0 && memcmp(s + 3, kw + 1, kn) == 0) {
+            lex_error(lx, loc, "unknown keyword '%s' (write 'END %.*s')", word, (int)kn, kw + 1);
+            lx->cur = s + 3; /* go on with END, then the keyword */
+            return TK_END;
+        }
+    }
+    lex_error(lx, loc, "unknown keyword '%s'", word);
+    return 0;
 }
 
 /* Decodes the UTF-8 sequence [s, e) (already validated by the rules). */
@@ -265,6 +323,8 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         "(*"           { lex_comment(lx); continue; }
         ["]            { return lex_string(lx, val, *loc); }
 
+        /* ORDER KEYWORDS: the 59 keywords (parser.y declares the same list);
+           a keyword beats `allcaps` on a match of the same length. */
         "AND"          { return TK_AND; }
         "ARRAY"        { return TK_ARRAY; }
         "BITAND"       { return TK_BITAND; }
@@ -325,7 +385,9 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         "XOR"          { return TK_XOR; }
         "YOU"          { return TK_YOU; }
         allcaps        {
-                         lex_error(lx, *loc, "unknown keyword '%s'", excerpt(lx, lx->tok, lx->cur));
+                         int token = unknown_keyword(lx, val, *loc);
+                         if (token)
+                             return token;
                          continue;
                        }
         lident         { return ident_token(lx, val, TK_LIDENT); }

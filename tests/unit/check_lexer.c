@@ -134,17 +134,32 @@ START_TEST(test_lexer_unknown_keyword_once)
     ck_scan("WHILST x > 0", "id:x '>' int:0");
     ck_errors(1);
     ck_message("t.nn:1:1: error: unknown keyword 'WHILST'");
-    ck_scan("TREE TT REAL INT ENDIF", "");
-    ck_errors(5);
+    ck_scan("TREE TT WHILST", "");
+    ck_errors(3);
     ck_message("unknown keyword 'TT'");
-    ck_message("unknown keyword 'ENDIF'");
+}
+END_TEST
+
+START_TEST(test_lexer_unknown_keyword_repairs)
+{
+    /* likely slips are reported with a hint and handed on as meant */
+    ck_scan("ENDIF ENDREPEAT", "'END' 'IF' 'END' 'REPEAT'");
+    ck_errors(2);
+    ck_message("t.nn:1:1: error: unknown keyword 'ENDIF' (write 'END IF')");
+    ck_scan("REAL INT INTERVAL TRUE", "type:Real type:Int type:Interval id:true");
+    ck_errors(4);
+    ck_message("unknown keyword 'REAL' (write 'Real')");
+    ck_message("unknown keyword 'TRUE' (write 'true')");
+    ck_scan("ELSEIF WITH ENDWHILE BEGIN", "'ELSIF' 'TO' 'END'");
+    ck_errors(4);
+    ck_message("CONNECT uses 'TO'");
 }
 END_TEST
 
 START_TEST(test_lexer_keyword_prefixes)
 {
     /* longest match: ENDIF is one word, END IF two keywords */
-    ck_scan("END IF ENDPROCEDURE", "'END' 'IF'");
+    ck_scan("END IF ENDPROCEDURE", "'END' 'IF' 'END' 'PROCEDURE'");
     ck_errors(1);
     ck_scan("INTO IN INDEX", "'INTO' 'IN' 'INDEX'");
     ck_errors(0);
@@ -433,6 +448,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_uppercase_identifiers);
     tcase_add_test(tc, test_lexer_every_keyword);
     tcase_add_test(tc, test_lexer_unknown_keyword_once);
+    tcase_add_test(tc, test_lexer_unknown_keyword_repairs);
     tcase_add_test(tc, test_lexer_keyword_prefixes);
     tcase_add_test(tc, test_lexer_underscore_in_identifier);
     suite_add_tcase(s, tc);
