@@ -118,6 +118,21 @@ static void close_conn_loop(Cg *cg)
     emit_close(cg->out, "%s", "");
 }
 
+/* A loop that runs as an OpenMP parallel for when `cond` holds.  The
+ * serial branch does not enter OpenMP at all: even a parallel region with an
+ * if(false) clause costs a futex call, which dominates small group calls. */
+static void parallel_loop(Cg *cg, const char *cond, const char *loop)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "if (%s)", cond);
+    emit_directive(o, "CP_PRAGMA(omp parallel for schedule(static))");
+    emit(o, "%s", loop);
+    emit_close(o, "%s", "");
+    emit_open(o, "else");
+    emit(o, "%s", loop);
+    emit_close(o, "%s", "");
+}
+
 /* Loop over the nodes of group g (lo..hi) of the current replicate. */
 static void node_group_call(Cg *cg, CgNet *net, int g, Expr *range, Symbol *proc,
                             PtrVec *args, Loc loc)
@@ -127,9 +142,9 @@ static void node_group_call(Cg *cg, CgNet *net, int g, Expr *range, Symbol *proc
     const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *i = cg_fresh(cg, "i");
     emit_range(cg, range, fmt(cg, "net->count[%d]", g), lo, hi);
     const char *a = args_to_temps(cg, proc, args, fmt(cg, "net, rep, %s", i));
-    emit_directive(o, "CP_PRAGMA(omp parallel for schedule(static) if(cp_par(net, (int64_t)(%s - %s + 1) * 8)))", hi, lo);
-    emit(o, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", i, lo, i, hi, i,
-         cg_node_fn_name(cg, net, g, proc), a);
+    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", i, lo, i, hi, i,
+                           cg_node_fn_name(cg, net, g, proc), a);
+    parallel_loop(cg, fmt(cg, "cp_par(net, (int64_t)(%s - %s + 1) * 8)", hi, lo), loop);
     commit_if_needed(cg, proc, loc);
     emit_close(o, "%s", "");
 }
@@ -165,9 +180,10 @@ static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
     const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *r = cg_fresh(cg, "r");
     emit_range(cg, range, "n_->nreps", lo, hi);
     const char *a = args_to_temps(cg, proc, args, fmt(cg, "n_, %s", r));
-    emit_directive(o, "CP_PRAGMA(omp parallel for schedule(static) if(cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))))", hi, lo);
-    emit(o, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", r, lo, r, hi, r,
-         cg_subr_name(cg, proc), a);
+    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", r, lo, r, hi, r,
+                           cg_subr_name(cg, proc), a);
+    parallel_loop(cg, fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo),
+                  loop);
     emit_close(o, "%s", "");
 }
 
