@@ -113,10 +113,12 @@ size_t rt_peak_bytes(void);
 
 /* Parses the generated program's command line (options documented in
  * docs/running.md: --seed, --threads, --data, --max-epochs, --protocol,
- * --bias, --help) and environment (CUPIT_SEED, CUPIT_DATA, ...), seeds the
- * random generator and sets the thread count.  Exits on bad options. */
+ * --bias, --param, --memory-limit, --help) and environment (CUPIT_SEED,
+ * CUPIT_DATA, ...), seeds the random generator and sets the thread count.
+ * Exits with status 2 on bad options, 0 after --help. */
 void rt_init(int argc, char **argv, const char *program_name);
-/* Flushes output and releases everything; returns the exit status. */
+/* Flushes output and releases the library's data sets and I/O areas;
+ * returns the exit status (0, or 1 if standard output failed). */
 int rt_finish(void);
 
 /* Number of threads parallel loops may use (>= 1). */

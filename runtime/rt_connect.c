@@ -6,6 +6,8 @@
  */
 #include "rt_internal.h"
 
+#include <string.h>
+
 /* Clips [*lo, *hi] to the nodes 0 .. n-1; false if nothing remains. */
 static bool clip(int32_t *lo, int32_t *hi, int32_t n)
 {
@@ -124,6 +126,66 @@ void rt_disconnect(rt_net *net, int32_t b, int32_t s_lo, int32_t s_hi,
     rt_conn_list_release(&list);
 }
 
+/* Grows the connection capacity of bundle b (state U: one replicate) to at
+ * least `need`, doubling so that repeated insertions are amortised. */
+static void bundle_reserve(rt_net *net, int32_t b, int64_t need, rt_srcpos where)
+{
+    rt_bundle *bd = &net->bundles[b];
+    if (need <= bd->cap)
+        return;
+    if (need > INT32_MAX)
+        rt_error(where, "connection addressing would create more than %d "
+                 "connections in one bundle", INT32_MAX);
+    int64_t cap = (int64_t)bd->cap * 2;
+    if (cap < need)
+        cap = need < 16 ? 16 : need;
+    if (cap > INT32_MAX)
+        cap = INT32_MAX;
+    size_t cs = net->desc->bundles[b].conn_size, old = (size_t)bd->cap;
+    net->reps[0].conns[b] = rt_realloc(where, net->reps[0].conns[b], old * cs,
+                                       (size_t)cap * cs);
+    bd->src_node = rt_realloc(where, bd->src_node, old * sizeof(int32_t),
+                              (size_t)cap * sizeof(int32_t));
+    bd->by_src = rt_realloc(where, bd->by_src, old * sizeof(int32_t),
+                            (size_t)cap * sizeof(int32_t));
+    bd->dead = rt_realloc(where, bd->dead, old, (size_t)cap);
+    bd->cap = (int32_t)cap;
+}
+
+/* Inserts the zero-filled connection src -> dst at position lo of bundle
+ * b in place, keeping both indexes sorted. */
+static void insert_conn(rt_net *net, int32_t b, int32_t lo, int32_t src,
+                        int32_t dst, rt_srcpos where)
+{
+    const rt_bundle_desc *bdesc = &net->desc->bundles[b];
+    rt_bundle *bd = &net->bundles[b];
+    bundle_reserve(net, b, (int64_t)bd->nconn + 1, where);
+    int32_t n = bd->nconn, nsrc = net->count[bdesc->src_group];
+    int32_t ndst = net->count[bdesc->dst_group];
+    size_t cs = bdesc->conn_size;
+    char *recs = net->reps[0].conns[b];
+    memmove(recs + (size_t)(lo + 1) * cs, recs + (size_t)lo * cs, (size_t)(n - lo) * cs);
+    memset(recs + (size_t)lo * cs, 0, cs);
+    memmove(bd->src_node + lo + 1, bd->src_node + lo, (size_t)(n - lo) * sizeof(int32_t));
+    bd->src_node[lo] = src;
+    for (int32_t d = dst + 1; d <= ndst; d++)
+        bd->dst_start[d]++;
+    /* By-source index: shift the indices behind lo, then place lo among
+     * the connections of src, which are in destination order. */
+    for (int32_t j = 0; j < n; j++)
+        bd->by_src[j] += bd->by_src[j] >= lo;
+    int32_t p = bd->src_start[src];
+    while (p < bd->src_start[src + 1] && bd->by_src[p] < lo)
+        p++;
+    memmove(bd->by_src + p + 1, bd->by_src + p, (size_t)(n - p) * sizeof(int32_t));
+    bd->by_src[p] = lo;
+    for (int32_t s = src + 1; s <= nsrc; s++)
+        bd->src_start[s]++;
+    bd->dead[n] = 0;
+    bd->nconn = n + 1;
+    bd->dense = (int64_t)bd->nconn == (int64_t)nsrc * ndst;
+}
+
 void *rt_conn_address(rt_net *net, int32_t b, int32_t src, int32_t dst,
                       rt_srcpos where)
 {
@@ -148,23 +210,9 @@ void *rt_conn_address(rt_net *net, int32_t b, int32_t src, int32_t dst,
     size_t cs = bdesc->conn_size;
     if (lo < bd->dst_start[dst + 1] && bd->src_node[lo] == src)
         return (char *)net->reps[0].conns[b] + (size_t)lo * cs;
-    /* Insert the new connection at position lo. */
-    rt_conn_list list;
-    rt_conn_list_init(&list, ndst, (int64_t)bd->nconn + 1, where,
-                      "connection addressing");
-    for (int32_t d = 0; d <= ndst; d++)
-        list.dst_start[d] = bd->dst_start[d] + (d > dst);
-    for (int32_t k = 0, pos = 0; pos < list.n; pos++) {
-        if (pos == lo) {
-            list.src[pos] = src;
-            list.from[pos] = -1;
-        } else {
-            list.src[pos] = bd->src_node[k];
-            list.from[pos] = k++;
-        }
-    }
-    rt_bundle_install(net, b, &list, nsrc, where);
-    rt_init_new_conns(net, b, &list);
-    rt_conn_list_release(&list);
-    return (char *)net->reps[0].conns[b] + (size_t)lo * cs;
+    insert_conn(net, b, lo, src, dst, where);
+    char *rec = (char *)net->reps[0].conns[b] + (size_t)lo * cs;
+    if (bdesc->init)
+        bdesc->init(net, rec);
+    return rec;
 }

@@ -29,7 +29,7 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
     if (work < 1)
         work = 1;
     /* Replicates per thread so that each thread's share is one grain. */
-    int64_t per_thread = (RT_GRAIN + work - 1) / work;
+    int64_t per_thread = work >= RT_GRAIN ? 1 : (RT_GRAIN + work - 1) / work;
     int64_t k = (int64_t)threads * per_thread;
     if (k > hi)
         k = hi;

@@ -37,8 +37,10 @@ void rt_group_reserve(rt_net *net, int32_t g, int64_t need, rt_srcpos where)
     if (need > INT32_MAX - 1)
         rt_error(where, "group %s would have %lld nodes (more than an Int)",
                  d->groups[g].name, (long long)need);
-    int64_t grown = (int64_t)old * 2;
-    int32_t cap = (int32_t)(need > grown ? need : grown > INT32_MAX - 1 ? INT32_MAX - 1 : grown);
+    int64_t grown = (int64_t)old * 2; /* doubling: amortised O(1) per node */
+    if (grown > INT32_MAX - 1)
+        grown = INT32_MAX - 1;
+    int32_t cap = (int32_t)(need > grown ? need : grown);
     if (cap < 4)
         cap = 4;
     size_t ns = d->groups[g].node_size;

@@ -101,8 +101,9 @@ static void read_numbers(reader *r, double *v, int32_t want, const char *what)
     }
 }
 
-/* Reads the whole file; NULL with errno set on failure. */
-static char *slurp(const char *path)
+/* Reads the whole file into a NUL-terminated buffer of *len bytes; NULL
+ * with errno set on failure. */
+static char *slurp(const char *path, size_t *len_out)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -124,6 +125,7 @@ static char *slurp(const char *path)
     if (!buf)
         rt_out_of_memory(RT_NOWHERE, cap);
     buf[len] = 0;
+    *len_out = len;
     if (err || memchr(buf, 0, len)) { /* a NUL byte: not a text file */
         free(buf);
         errno = err ? err : EINVAL;
@@ -136,7 +138,8 @@ static void dataset_load(dataset *ds, const char *name)
 {
     const char *path = rt_data_file(name);
     reader r = { path, NULL, NULL, 1 };
-    r.text = r.p = slurp(path);
+    size_t len = 0;
+    r.text = r.p = slurp(path, &len);
     if (!r.text) {
         if (strcmp(path, name) == 0)
             rt_error(RT_NOWHERE, "cannot read data file '%s': %s (use --data "
@@ -164,6 +167,12 @@ static void dataset_load(dataset *ds, const char *name)
     if (ds->nin == 0 || ds->nout == 0)
         rt_error((rt_srcpos){ path, r.line - 1 }, "header: a data set needs "
                  "at least one input and one output");
+    /* Every value takes at least one character: refuse impossible headers
+     * before allocating for them. */
+    if ((double)ds->n * (ds->nin - bias + ds->nout) > (double)len)
+        rt_error((rt_srcpos){ path, r.line - 1 }, "header: %d examples of %d "
+                 "values do not fit a file of %zu bytes", (int)ds->n,
+                 (int)(ds->nin - bias + ds->nout), len);
     ds->in = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nin * sizeof(double));
     ds->out = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nout * sizeof(double));
     ds->path = rt_alloc(RT_NOWHERE, strlen(path) + 1);

@@ -87,6 +87,21 @@ START_TEST(test_core_error_helpers)
 }
 END_TEST
 
+START_TEST(test_core_error_exit_status)
+{
+    freopen("/dev/null", "w", stderr); /* the message is checked above */
+    rt_div_by_zero((rt_srcpos){ "x.nn", 1 });
+}
+END_TEST
+
+START_TEST(test_core_out_of_memory_exit_status)
+{
+    freopen("/dev/null", "w", stderr);
+    rt_set_memory_limit(1000);
+    (void)rt_alloc((rt_srcpos){ "x.nn", 2 }, 2000);
+}
+END_TEST
+
 /* ---- memory ------------------------------------------------------------------ */
 
 START_TEST(test_core_memory_accounting)
@@ -191,6 +206,8 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_core_error_without_position);
     tcase_add_test(tc, test_core_error_in_parallel_region_prints_once);
     tcase_add_test(tc, test_core_error_helpers);
+    tcase_add_exit_test(tc, test_core_error_exit_status, 3);
+    tcase_add_exit_test(tc, test_core_out_of_memory_exit_status, 3);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, test_core_memory_accounting);

@@ -182,6 +182,7 @@ START_TEST(test_stdlib_malformed_files)
         { "1 2 1\n1 2\n", "f.data:3: run-time error: the file ends before the targets of example 1" },
         { "1 2 1\n1 2\n1\n7\n", "f.data:4: run-time error: unexpected data after the 1 examples" },
         { "1 2 1\n1 2,\n1\n", "f.data:2: run-time error: inputs of example 1: '2,' is not a number" },
+        { "99999999 99999999 1\n1 2\n", "f.data:1: run-time error: header: 99999999 examples of 100000000 values do not fit a file of 24 bytes" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bad_path = write_file("f.data", cases[i].text);

@@ -500,7 +500,7 @@ START_TEST(test_storage_random_operations_match_model)
     int32_t next_id = 3, next_tag = 0, most = 0;
     srand(12345);
     for (int step = 0; step < 400; step++) {
-        int op = rand() % 6, g = rand() % 2, b = rand() % 2;
+        int op = rand() % 7, g = rand() % 2, b = rand() % 2;
         int sg = b == IN_HID ? IN : HID;
         int32_t s_lo = rand() % 12 - 2, s_hi = s_lo + rand() % 14;
         int32_t d_lo = rand() % 12 - 2, d_hi = d_lo + rand() % 14;
@@ -557,6 +557,14 @@ START_TEST(test_storage_random_operations_match_model)
                     rt_request_node_replicate(&net, g, i, copies[i], HERE);
             rt_commit_topology(&net, HERE);
             model_renumber(&m, g, copies);
+        } else if (op == 6 && m.n[sg] > 0 && m.n[HID] > 0) { /* (a --> b) := … */
+            for (int i = 0; i < 5; i++) {
+                int32_t s = rand() % m.n[sg], d = rand() % m.n[HID];
+                tconn *c = rt_conn_address(&net, b, s, d, HERE);
+                if (mat(&m, b)[s][d] < 0)
+                    mat(&m, b)[s][d] = next_tag++;
+                ck_assert_int_eq(c->tag, mat(&m, b)[s][d]);
+            }
         }
         model_compare(&m);
         if (net.bundles[IN_HID].nconn + net.bundles[HID_HID].nconn > most)
