@@ -156,6 +156,43 @@ typedef void (*rt_init_fn)(rt_net *net, void *record);
 /* MERGE procedure: merge `you` into `me` (both records of the same type). */
 typedef void (*rt_merge_fn)(void *me, const void *you);
 
+/* ---- lane-blocked replicates ------------------------------------------
+ *
+ * When desc->lanes is set, a replicated network (state R(k)) keeps its data
+ * in blocks of RT_LANES replicates ("lanes") instead of one record per
+ * replicate, so that generated code can run the same statement for
+ * RT_LANES replicates in one SIMD loop.  Replicate r is lane r % RT_LANES of
+ * block r / RT_LANES.  For every node, connection and network type the
+ * compiler emits a *lane record*: the type's data elements, each as an
+ * array [RT_LANES] (element e of lane l is rec.e[l]), and two functions
+ * that move one lane to and from a plain record.  In state R(k):
+ *   net->nblocks = ceil(k / RT_LANES);
+ *   net->blocks[j].net       one lane record of the network type;
+ *   net->blocks[j].nodes[g]  count[g] lane records of group g's node type;
+ *   net->blocks[j].conns[b]  bundles[b].nconn lane records, in the order of
+ *                            the (shared, frozen) topology arrays;
+ *   net->reps is NULL.
+ * Lanes >= k of the last block are padding: they hold copies of replicate
+ * 0 and never take part in merges, reductions or I/O.  In state U the data
+ * is in reps[0] as plain records. */
+#define RT_LANES 16
+
+/* rec := lane `lane` of `lanes` / lane `lane` of `lanes` := rec */
+typedef void (*rt_lane_get_fn)(void *rec, const void *lanes, int lane);
+typedef void (*rt_lane_put_fn)(void *lanes, int lane, const void *rec);
+
+typedef struct rt_lane_desc {
+    size_t size;         /* sizeof the lane record */
+    rt_lane_get_fn get;
+    rt_lane_put_fn put;
+} rt_lane_desc;
+
+typedef struct rt_block {
+    void *net;     /* the network's lane record */
+    void **nodes;  /* [ngroups] */
+    void **conns;  /* [nbundles] */
+} rt_block;
+
 typedef struct rt_group_desc {
     const char *name;     /* element name in the network type, for messages */
     size_t node_size;     /* sizeof the generated node record */
@@ -163,6 +200,7 @@ typedef struct rt_group_desc {
     rt_merge_fn merge;    /* node MERGE procedure, or NULL */
     bool is_array;        /* node ARRAY (fixed size), not a GROUP */
     int32_t array_size;   /* for arrays: the number of nodes */
+    rt_lane_desc lane;    /* lane record of the node type (desc->lanes) */
 } rt_group_desc;
 
 typedef struct rt_bundle_desc {
@@ -171,6 +209,7 @@ typedef struct rt_bundle_desc {
     size_t conn_size;             /* sizeof the generated connection record */
     rt_init_fn init;              /* connection element initializers */
     rt_merge_fn merge;            /* connection MERGE procedure, or NULL */
+    rt_lane_desc lane;            /* lane record of the connection type */
 } rt_bundle_desc;
 
 typedef struct rt_net_desc {
@@ -182,6 +221,8 @@ typedef struct rt_net_desc {
     const rt_group_desc *groups;
     int32_t nbundles;
     const rt_bundle_desc *bundles;
+    bool lanes;              /* replicated state uses lane blocks */
+    rt_lane_desc lane;       /* lane record of the network type */
 } rt_net_desc;
 
 /* ---- network storage --------------------------------------------------- */
@@ -215,6 +256,8 @@ struct rt_net {
     int32_t **repl_req;   /* [ngroups] node REPLICATE requests (or NULL) */
     bool *any_repl;       /* [ngroups] some request != 1 pending */
     rt_bundle *bundles;   /* [nbundles] */
+    int32_t nblocks;      /* lane blocks in state R(k) with desc->lanes */
+    rt_block *blocks;     /* [nblocks], else NULL */
 };
 
 /* Creates the unreplicated network: groups empty, node arrays populated and
@@ -281,10 +324,12 @@ static inline rt_rep *rt_rep_at(rt_net *net, int32_t r, rt_srcpos where)
  * element (r * nnodes + k') of io into the node's element at byte offset
  * `offset` (size io->elem_size), k' = k - lo.  Output copies the other way.
  * Run-time error if the area is too small. */
+/* With lane blocks, the element of lane l of a node's lane record is at byte
+ * offset lane_offset + l * io->elem_size. */
 void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                 const cp_io *io, rt_srcpos where);
+                 size_t lane_offset, const cp_io *io, rt_srcpos where);
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                  cp_io *io, rt_srcpos where);
+                  size_t lane_offset, cp_io *io, rt_srcpos where);
 
 #ifdef __cplusplus
 }

@@ -40,9 +40,10 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
 
 /* Copies between the area and the nodes in the direction given. */
 static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
-                     size_t offset, const cp_io *io, bool input,
-                     rt_srcpos where)
+                     size_t offset, size_t lane_offset, const cp_io *io,
+                     bool input, rt_srcpos where)
 {
+    (void)lane_offset;
     int32_t stride = check_area(net, g, &lo, &hi, io, input ? "input" : "output",
                                 where);
     if (!stride)
@@ -65,13 +66,13 @@ static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
 }
 
 void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                 const cp_io *io, rt_srcpos where)
+                 size_t lane_offset, const cp_io *io, rt_srcpos where)
 {
-    transfer(net, g, lo, hi, offset, io, true, where);
+    transfer(net, g, lo, hi, offset, lane_offset, io, true, where);
 }
 
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                  cp_io *io, rt_srcpos where)
+                  size_t lane_offset, cp_io *io, rt_srcpos where)
 {
-    transfer(net, g, lo, hi, offset, io, false, where);
+    transfer(net, g, lo, hi, offset, lane_offset, io, false, where);
 }

@@ -78,6 +78,10 @@ const char *cg_node_fn_name(Cg *cg, CgNet *net, int group, const Symbol *subr);
 const char *cg_init_fn_name(Cg *cg, const Type *t);
 bool cg_type_has_init(Cg *cg, const Type *t);
 void cg_emit_types(Cg *cg);
+bool cg_has_lanes(const Type *t);                  /* node, connection, network */
+const char *cg_lane_type(Cg *cg, const Type *t);   /* cpV_T */
+const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem);
+const char *cg_lane_desc(Cg *cg, const Type *t);   /* rt_lane_desc initializer */
 void cg_emit_type_inits(Cg *cg);
 /* Statements that initialize object `lv` (a C lvalue) of type t with the
  * type's element initializers. */

@@ -187,9 +187,11 @@ void cg_emit_net_descs(Cg *cg)
                 Symbol *gs = VEC_AT(n->groups, g, Symbol);
                 Type *node = type_node_of(gs->type);
                 bool arr = gs->type->kind == TY_ARRAY;
-                emit(o, "{\"%s\", sizeof(%s), %s, %s, %s, %lld},", gs->name,
-                     cg_ctype(cg, node), fn_or_null(cg, node), merge_or_null(cg, node),
-                     arr ? "true" : "false", arr ? (long long)gs->type->size : 0LL);
+                emit(o, "{.name = \"%s\", .node_size = sizeof(%s), .init = %s, .merge = %s, "
+                        ".is_array = %s, .array_size = %lld, .lane = %s},",
+                     gs->name, cg_ctype(cg, node), fn_or_null(cg, node), merge_or_null(cg, node),
+                     arr ? "true" : "false", arr ? (long long)gs->type->size : 0LL,
+                     cg_lane_desc(cg, node));
             }
             emit_close(o, ";");
         }
@@ -197,22 +199,27 @@ void cg_emit_net_descs(Cg *cg)
             emit_open(o, "static const rt_bundle_desc %s_bundles[] =", d);
             for (int b = 0; b < n->nbundles; b++) {
                 CgBundle *bu = &n->bundles[b];
-                emit(o, "{%d, %d, %d, %d, sizeof(%s), %s, %s}, /* %s.%s -> %s.%s */",
+                emit(o, "{.src_group = %d, .src_iface = %d, .dst_group = %d, .dst_iface = %d, "
+                        ".conn_size = sizeof(%s), .init = %s, .merge = %s, .lane = %s}, "
+                        "/* %s.%s -> %s.%s */",
                      bu->src_group, bu->src_iface->index, bu->dst_group,
                      bu->dst_iface->index, cg_ctype(cg, bu->conn), fn_or_null(cg, bu->conn),
-                     merge_or_null(cg, bu->conn),
+                     merge_or_null(cg, bu->conn), cg_lane_desc(cg, bu->conn),
                      VEC_AT(n->groups, bu->src_group, Symbol)->name, bu->src_iface->name,
                      VEC_AT(n->groups, bu->dst_group, Symbol)->name, bu->dst_iface->name);
             }
             emit_close(o, ";");
         }
         emit_open(o, "static const rt_net_desc %s =", d);
-        emit(o, "\"%s\", sizeof(%s), %s, %s,", n->type->name, cg_ctype(cg, n->type),
-             fn_or_null(cg, n->type), merge_or_null(cg, n->type));
-        emit(o, "%d, %s,", n->groups.len,
+        emit(o, ".name = \"%s\", .net_size = sizeof(%s), .init = %s, .merge = %s,",
+             n->type->name, cg_ctype(cg, n->type), fn_or_null(cg, n->type),
+             merge_or_null(cg, n->type));
+        emit(o, ".ngroups = %d, .groups = %s,", n->groups.len,
              n->groups.len ? arena_printf(cg->arena, "%s_groups", d) : "NULL");
-        emit(o, "%d, %s,", n->nbundles,
+        emit(o, ".nbundles = %d, .bundles = %s,", n->nbundles,
              n->nbundles ? arena_printf(cg->arena, "%s_bundles", d) : "NULL");
+        emit(o, ".lanes = %s, .lane = %s,", cg->opts.lanes ? "true" : "false",
+             cg_lane_desc(cg, n->type));
         emit_close(o, ";");
         emit(o, "%s", "");
     }

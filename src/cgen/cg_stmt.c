@@ -441,9 +441,10 @@ static void io_stmt(Cg *cg, Stmt *s)
     emit_open(o, "%s", "");
     emit(o, "rt_net *const n_ = %s;", netx);
     emit_range(cg, range, fmt(cg, "n_->count[%d]", g), "lo_", "hi_");
-    emit(o, "rt_io_%s(n_, %d, lo_, hi_, offsetof(%s, %s), &%s, %s);",
+    emit(o, "rt_io_%s(n_, %d, lo_, hi_, offsetof(%s, %s), %s, &%s, %s);",
          s->kind == STMT_INPUT ? "input" : "output", g, cg_ctype(cg, node),
-         cg_field(cg, pvs->sym), cg_lvalue(cg, s->u.io.io), cg_pos(cg, s->loc));
+         cg_field(cg, pvs->sym), cg_lane_offset(cg, node, pvs->sym),
+         cg_lvalue(cg, s->u.io.io), cg_pos(cg, s->loc));
     emit_close(o, "%s", "");
 }
 

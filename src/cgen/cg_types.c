@@ -163,6 +163,68 @@ static void emit_struct(Cg *cg, Type *t)
     emit_close(o, " cpT_%s;", t->name);
 }
 
+/* Types that get a lane record (replicated storage, cupit_rt.h). */
+bool cg_has_lanes(const Type *t)
+{
+    return t->kind == TY_NODE || t->kind == TY_CONNECTION || t->kind == TY_NETWORK;
+}
+
+const char *cg_lane_type(Cg *cg, const Type *t)
+{
+    return arena_printf(cg->arena, "cpV_%s", t->name);
+}
+
+const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem)
+{
+    return arena_printf(cg->arena, "offsetof(%s, %s)", cg_lane_type(cg, t), cg_field(cg, elem));
+}
+
+/* The lane record of t: every data element as an array over the lanes,
+ * and the functions that move one lane to and from a plain record. */
+static void emit_lane_struct(Cg *cg, Type *t)
+{
+    Emitter *o = cg->out;
+    const char *V = cg_lane_type(cg, t), *T = cg_ctype(cg, t);
+    emit_open(o, "typedef struct %s", V);
+    int fields = 0;
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (type_is_node_collection(e->type))
+            continue;
+        emit(o, "%s %s[RT_LANES];", cg_ctype(cg, e->type), cg_field(cg, e));
+        fields++;
+    }
+    if (fields == 0)
+        emit(o, "char cp_empty[RT_LANES];");
+    emit_close(o, " %s;", V);
+    emit_open(o, "static CP_UNUSED void cpLaneGet_%s(void *rec, const void *lanes, int l)", t->name);
+    emit(o, "%s *r = rec;", T);
+    emit(o, "const %s *v = lanes;", V);
+    emit(o, "(void)r; (void)v; (void)l;");
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (!type_is_node_collection(e->type))
+            emit(o, "r->%s = v->%s[l];", cg_field(cg, e), cg_field(cg, e));
+    }
+    emit_close(o, "%s", "");
+    emit_open(o, "static CP_UNUSED void cpLanePut_%s(void *lanes, int l, const void *rec)", t->name);
+    emit(o, "const %s *r = rec;", T);
+    emit(o, "%s *v = lanes;", V);
+    emit(o, "(void)r; (void)v; (void)l;");
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (!type_is_node_collection(e->type))
+            emit(o, "v->%s[l] = r->%s;", cg_field(cg, e), cg_field(cg, e));
+    }
+    emit_close(o, "%s", "");
+}
+
+const char *cg_lane_desc(Cg *cg, const Type *t)
+{
+    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s}", t->name,
+                        t->name, t->name);
+}
+
 void cg_emit_types(Cg *cg)
 {
     Emitter *o = cg->out;
@@ -179,6 +241,8 @@ void cg_emit_types(Cg *cg)
             emit_close(o, ";");
         } else if (is_struct_type(t)) {
             emit_struct(cg, t);
+            if (cg_has_lanes(t))
+                emit_lane_struct(cg, t);
         } else if (t->kind == TY_ARRAY && !type_is_node_collection(t)) {
             if (type_is_node_collection(t->elem)) {
                 cg_unsupported(cg, t->decl ? t->decl->loc : (Loc){0},

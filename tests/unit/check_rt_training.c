@@ -50,17 +50,17 @@ static void node_merge(void *me, const void *you)
 }
 
 static const rt_group_desc mlp_groups[] = {
-    { "in", sizeof(sigmoid_node), NULL, node_merge, false, 0 },
-    { "hid", sizeof(sigmoid_node), NULL, node_merge, false, 0 },
-    { "out", sizeof(sigmoid_node), NULL, node_merge, false, 0 },
+    { "in", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
+    { "hid", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
+    { "out", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
 };
 static const rt_bundle_desc mlp_bundles[] = {
-    { IN, 1, HID, 0, sizeof(weight), weight_init, weight_merge },
-    { HID, 1, OUT, 0, sizeof(weight), weight_init, weight_merge },
-    { IN, 1, OUT, 0, sizeof(weight), weight_init, weight_merge },
+    { IN, 1, HID, 0, sizeof(weight), weight_init, weight_merge, {0} },
+    { HID, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0} },
+    { IN, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0} },
 };
 static const rt_net_desc mlp_desc = { "net", sizeof(mlp), NULL, NULL, 3,
-                                      mlp_groups, 3, mlp_bundles };
+                                      mlp_groups, 3, mlp_bundles, false, {0} };
 
 static rt_net net;
 
@@ -240,8 +240,8 @@ static cp_real train(int threads, int epochs, cp_real *weights, cp_real *first)
     for (int epoch = 1; epoch <= epochs; epoch++) {
         for (int done = 0; done < examples; done += net.nreps) {
             getExamplesxRxR(&x1, &x2, net.nreps, &i);
-            rt_io_input(&net, IN, 0, INT32_MAX, offsetof(sigmoid_node, inData), &x1, HERE);
-            rt_io_input(&net, OUT, 0, INT32_MAX, offsetof(sigmoid_node, outData), &x2, HERE);
+            rt_io_input(&net, IN, 0, INT32_MAX, offsetof(sigmoid_node, inData), 0, &x1, HERE);
+            rt_io_input(&net, OUT, 0, INT32_MAX, offsetof(sigmoid_node, outData), 0, &x2, HERE);
             int32_t reps = net.nreps;
 #pragma omp parallel for schedule(static)
             for (int32_t r = 0; r < reps; r++) {
