@@ -41,6 +41,7 @@ typedef struct Options {
     bool openmp;
     bool check_index;
     bool check_overflow;
+    bool lanes;
     bool debug;
     bool verbose;
     const char *opt_level;
@@ -69,6 +70,8 @@ static void usage(FILE *out)
           "  --no-openmp        build without OpenMP (serial program)\n"
           "  --no-checks        drop the subscript range checks\n"
           "  --check-overflow   make integer overflow a run-time error (default: wraps)\n"
+          "  --no-lanes         run replicated networks one replicate at a time\n"
+          "                     instead of in SIMD lane blocks\n"
           "  -lLIB, -LDIR       passed to the linker\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
@@ -141,6 +144,10 @@ static int parse_args(int argc, char **argv, Options *o)
             o->check_index = false;
         } else if (strcmp(a, "--check-overflow") == 0) {
             o->check_overflow = true;
+        } else if (strcmp(a, "--lanes") == 0) {
+            o->lanes = true;
+        } else if (strcmp(a, "--no-lanes") == 0) {
+            o->lanes = false;
         } else if (strcmp(a, "-g") == 0) {
             o->debug = true;
         } else if (strcmp(a, "-v") == 0) {
@@ -214,6 +221,7 @@ static int generate(const Options *opt, Program *prog, const char *argv0)
     emit_init(&em);
     CgOptions cgo = {.line_directives = opt->line_directives, .check_index = opt->check_index,
                      .check_overflow = opt->check_overflow,
+                     .lanes = opt->lanes,
                      .source_name = opt->input};
     if (!cg_generate(prog, &cgo, &em)) {
         emit_free(&em);

@@ -141,6 +141,9 @@ static const char *node_lvalue(Cg *cg, CgNet *net, int g, const char *netx,
 {
     Symbol *gs = VEC_AT(net->groups, g, Symbol);
     Type *node = type_node_of(gs->type);
+    if (cg->lane)
+        return fmt(cg, "((%s *)(%s)->blocks[blk].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
+                   cg_lane_type(cg, node), netx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
     return fmt(cg, "((%s *)(%s)->reps[%s].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
                cg_ctype(cg, node), netx, repx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
 }
@@ -192,6 +195,17 @@ static bool is_network_expr(Cg *cg, const Expr *e)
 
 /* ---- objects ------------------------------------------------------------ */
 
+/* In lane code: obj is a lane record (ME of a network, node or connection
+ * subroutine, or one node ME.g[i]), whose elements are indexed by lane. */
+static bool is_lane_record(Cg *cg, const Expr *obj)
+{
+    if (obj->kind == EXPR_ME)
+        return cg->fn && cg->fn->me_type && cg_has_lanes(cg->fn->me_type) &&
+               cg->fn->ctx != CTX_MERGE;
+    return obj->kind == EXPR_SUBSCRIPT && obj->u.subscript.obj->kind == EXPR_SELECT &&
+           obj->u.subscript.obj->sym && type_is_node_collection(obj->u.subscript.obj->sym->type);
+}
+
 static const char *name_lvalue(Cg *cg, Expr *e)
 {
     Symbol *s = e->sym;
@@ -203,9 +217,17 @@ static const char *name_lvalue(Cg *cg, Expr *e)
     case SYM_IO:
         if (s->is_global)
             return cg_global(cg, s);
+        /* lane code: every local is an array over the lanes */
+        if (cg->lane && s->access != ACCESS_IO)
+            return fmt(cg, "%s[l]", cg_local(cg, s));
         return cg_local(cg, s);
     case SYM_PARAM:
-        if (s->access == ACCESS_VAR || s->access == ACCESS_IO)
+        if (s->access == ACCESS_IO)
+            return fmt(cg, "(*%s)", cg_local(cg, s));
+        if (cg->lane) /* CONST: a lane array; VAR: an array of pointers */
+            return s->access == ACCESS_VAR ? fmt(cg, "(*%s[l])", cg_local(cg, s))
+                                           : fmt(cg, "%s[l]", cg_local(cg, s));
+        if (s->access == ACCESS_VAR)
             return fmt(cg, "(*%s)", cg_local(cg, s));
         return cg_local(cg, s);
     default:
@@ -231,9 +253,13 @@ const char *cg_lvalue(Cg *cg, Expr *e)
     case EXPR_YOU:
         return cg->fn && (cg->fn->ctx == CTX_RED || cg->fn->ctx == CTX_WTA) ? "you" : "(*you)";
     case EXPR_INDEX:
-        return cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF) ? "rep" : "idx";
+        if (cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF))
+            return cg->lane ? "(blk * RT_LANES + l)" : "rep";
+        return "idx";
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
+        if (cg->lane && is_lane_record(cg, obj))
+            return fmt(cg, "(%s).%s[l]", cg_lvalue(cg, obj), cg_field(cg, e->sym));
         if (is_network_expr(cg, obj)) {
             const char *netx, *repx;
             CgNet *cn;
@@ -564,8 +590,10 @@ const char *cg_expr(Cg *cg, Expr *e)
     case EXPR_CALL:
         return fmt(cg, "%s(%s)", cg_subr_name(cg, e->sym),
                    cg_args(cg, e->sym, &e->u.call.args, NULL));
-    case EXPR_OBJCALL:
-        return objcall(cg, e);
+    case EXPR_OBJCALL: {
+        const char *h = cg->lane ? cg_lane_hoisted(cg, e) : NULL;
+        return h ? h : objcall(cg, e);
+    }
     case EXPR_CONVERT:
         return convert(cg, e);
     case EXPR_MAXINDEX:

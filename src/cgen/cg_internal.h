@@ -54,6 +54,10 @@ typedef struct Cg {
     int tmp;            /* counter for fresh temporaries */
     bool failed;
     const char *line_file; /* source name, escaped for #line */
+    bool lane;          /* emitting lane code (cg_lanes.c) */
+    void *lane_masks;   /* lane code: the stack of active masks */
+    PtrVec hoist_exprs; /* lane code: object function calls already emitted */
+    PtrVec hoist_names; /* ... and the lane arrays holding their results */
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec may_topo;    /* Symbol* object subroutines that may request
                            topology changes (directly or through calls) */
@@ -108,6 +112,14 @@ const char *cg_string_literal(Cg *cg, const char *bytes, int len);
 void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet);
 /* Argument list "a, b, c" for a call of subr with args. */
 const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix);
+
+/* ---- cg_lanes.c ---- */
+bool cg_has_lane_version(const Symbol *s);
+const char *cg_lane_fn_name(Cg *cg, const Symbol *s, CgNet *net, int group);
+const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group);
+const char *cg_lane_hoisted(Cg *cg, const Expr *e);
+void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group);
+void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group);
 
 /* ---- cg_stmt.c ---- */
 void cg_block(Cg *cg, Block *b);

@@ -74,6 +74,17 @@ static const char prelude[] =
     "static CP_UNUSED inline cp_int1 cp_random_iv1(rt_srcpos w, cp_interval1 i) { return (cp_int1)rt_random_int(w, i.min, i.max); }\n"
     "static CP_UNUSED inline cp_int2 cp_random_iv2(rt_srcpos w, cp_interval2 i) { return (cp_int2)rt_random_int(w, i.min, i.max); }\n"
     "static CP_UNUSED inline cp_real cp_random_rv(rt_srcpos w, cp_realerval i) { return rt_random_real(w, i.min, i.max); }\n"
+    "#ifdef _OPENMP\n"
+    "#define CP_SIMD _Pragma(\"omp simd\")\n"
+    "#else\n"
+    "#define CP_SIMD\n"
+    "#endif\n"
+    "/* Whether any lane of a lane mask is active. */\n"
+    "static CP_UNUSED inline bool cp_any(const uint8_t *m) {\n"
+    "    uint8_t a = 0;\n"
+    "    for (int l = 0; l < RT_LANES; l++) a |= m[l];\n"
+    "    return a != 0;\n"
+    "}\n"
     "/* Connections at node i of a bundle that are not marked for deletion. */\n"
     "static CP_UNUSED inline int64_t cp_live_count(const rt_bundle *b, const int32_t *start, int32_t i, bool by_src) {\n"
     "    int64_t n = start[i + 1] - start[i];\n"
@@ -340,6 +351,8 @@ static void for_each_instance(Cg *cg, Symbol *s, InstanceFn fn)
 static void emit_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
 {
     emit(cg->out, "%s%s;", s->external ? "extern " : "", signature(cg, s, net, group));
+    if (cg->opts.lanes && cg_has_lane_version(s) && !s->external)
+        cg_emit_lane_prototype(cg, s, net, group);
 }
 
 static SubrContext context_of(Symbol *s)
@@ -477,6 +490,14 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
     emit_directive(out, "/* ===== subroutines ===== */");
     for (int i = 0; i < cg.si->subrs.len; i++)
         for_each_instance(&cg, VEC_AT(cg.si->subrs, i, Symbol), emit_body);
+    if (opts->lanes) {
+        emit_directive(out, "/* ===== lane versions (replicated networks) ===== */");
+        for (int i = 0; i < cg.si->subrs.len; i++) {
+            Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
+            if (cg_has_lane_version(s))
+                for_each_instance(&cg, s, cg_emit_lane_body);
+        }
+    }
     emit_startup(&cg);
     return !cg.failed;
 }

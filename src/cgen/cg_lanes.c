@@ -1,0 +1,819 @@
+/* cg_lanes.c -- lane code: network, node and connection subroutines that
+ * run for RT_LANES replicates at once.
+ *
+ * While a network is replicated its data lives in lane records (every
+ * element an array over RT_LANES replicates, cupit_rt.h).  Each object
+ * subroutine of a network, node or connection type gets a lane version
+ * that takes a lane mask; every statement becomes a loop over the lanes
+ * (`for l ... if (M[l])`), which the C compiler vectorizes.  Control flow
+ * that differs between replicates is turned into masks: IF narrows the
+ * mask, loops run while any lane is active, BREAK and RETURN clear lanes.
+ * Object function calls are hoisted out of expressions into lane-array
+ * temporaries, since a lane function computes all lanes in one call.
+ * Topology is frozen while replicated, so connection loops need no
+ * deletion checks. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg_internal.h"
+
+static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Cg *cg, const char *f, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, f);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = arena_alloc(cg->arena, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, f, ap2);
+    va_end(ap2);
+    return s;
+}
+
+/* The lanes loop header: `CP_SIMD for (int l = 0; l < RT_LANES; l++)`. */
+#define LANES "for (int l = 0; l < RT_LANES; l++)"
+
+/* ---- names and signatures ------------------------------------------------ */
+
+bool cg_has_lane_version(const Symbol *s)
+{
+    return (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC) && s->owner &&
+           cg_has_lanes(s->owner);
+}
+
+const char *cg_lane_fn_name(Cg *cg, const Symbol *s, CgNet *net, int group)
+{
+    if (s->owner->kind == TY_NODE) {
+        const Symbol *g = VEC_AT(net->groups, group, Symbol);
+        return fmt(cg, "cpNL_%s_%s_%s", net->type->name, g->name, s->name);
+    }
+    return fmt(cg, "cpML_%s_%s", s->owner->name, s->name);
+}
+
+static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
+{
+    const char *l = prefix;
+    for (int i = 0; i < s->params.len; i++) {
+        Symbol *p = VEC_AT(s->params, i, Symbol);
+        const char *T = cg_ctype(cg, p->type), *n = cg_local(cg, p);
+        const char *d = p->access == ACCESS_IO    ? fmt(cg, "cp_io *%s", n)
+                        : p->access == ACCESS_VAR ? fmt(cg, "%s *const *%s", T, n)
+                                                  : fmt(cg, "const %s *%s", T, n);
+        l = fmt(cg, "%s, %s", l, d);
+    }
+    return l;
+}
+
+const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
+{
+    const char *ret = s->result ? fmt(cg, ", %s *ret", cg_ctype(cg, s->result)) : "";
+    const char *head;
+    switch (s->owner->kind) {
+    case TY_NETWORK:
+        head = fmt(cg, "rt_net *net, int32_t blk, const uint8_t *M0%s", ret);
+        break;
+    case TY_NODE:
+        head = fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const uint8_t *M0%s", ret);
+        break;
+    default:
+        head = fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const uint8_t *M0%s",
+                   s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
+        break;
+    }
+    return fmt(cg, "static CP_UNUSED void %s(%s)", cg_lane_fn_name(cg, s, net, group),
+               lane_params(cg, s, head));
+}
+
+/* ---- masks -------------------------------------------------------------- */
+
+/* The enclosing masks, innermost last; loop_base marks where the innermost
+ * loop's mask sits (BREAK clears down to it). */
+typedef struct MaskStack {
+    const char *m[64];
+    int n;
+    int loop_base;
+} MaskStack;
+
+static MaskStack *masks(Cg *cg)
+{
+    return (MaskStack *)cg->lane_masks;
+}
+
+static const char *cur_mask(Cg *cg)
+{
+    return masks(cg)->m[masks(cg)->n - 1];
+}
+
+static void push_mask(Cg *cg, const char *m)
+{
+    MaskStack *ms = masks(cg);
+    if (ms->n == 64) {
+        cg_unsupported(cg, (Loc){0}, "control flow nested this deeply in network code");
+        return;
+    }
+    ms->m[ms->n++] = m;
+}
+
+static void pop_mask(Cg *cg)
+{
+    masks(cg)->n--;
+}
+
+/* A fresh mask = the current one (declared in the current C block). */
+static const char *copy_mask(Cg *cg, const char *from)
+{
+    const char *m = cg_fresh(cg, "M");
+    emit(cg->out, "uint8_t %s[RT_LANES];", m);
+    emit(cg->out, "__builtin_memcpy(%s, %s, RT_LANES);", m, from);
+    return m;
+}
+
+/* Clears the lanes of the current mask in masks down to `base`. */
+static void clear_lanes(Cg *cg, int base, const char *extra)
+{
+    MaskStack *ms = masks(cg);
+    const char *cur = cur_mask(cg);
+    const char *body = extra ? extra : "";
+    for (int i = ms->n - 1; i >= base; i--)
+        body = fmt(cg, "%s %s[l] = 0;", body, ms->m[i]);
+    emit(cg->out, LANES " if (%s[l]) {%s }", cur, body);
+}
+
+/* ---- hoisting object function calls ------------------------------------- */
+
+static bool lane_function_call(const Expr *e)
+{
+    return e->kind == EXPR_OBJCALL && e->sym && e->sym->kind == SYM_OBJFUNC &&
+           cg_has_lanes(e->sym->owner);
+}
+
+const char *cg_lane_hoisted(Cg *cg, const Expr *e)
+{
+    for (int i = 0; i < cg->hoist_exprs.len; i++)
+        if (cg->hoist_exprs.items[i] == e)
+            return fmt(cg, "%s[l]", VEC_AT(cg->hoist_names, i, const char));
+    return NULL;
+}
+
+static void hoist_in(Cg *cg, Expr *e);
+
+static void hoist_args(Cg *cg, PtrVec *args)
+{
+    for (int i = 0; i < args->len; i++)
+        hoist_in(cg, VEC_AT(*args, i, Expr));
+}
+
+/* Lane-array temporaries for the arguments of a lane call, evaluated in
+ * the active lanes; returns ", a1, a2" for the call. */
+static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
+{
+    const char *list = "";
+    for (int i = 0; i < args->len && i < subr->params.len; i++) {
+        Symbol *p = VEC_AT(subr->params, i, Symbol);
+        Expr *a = VEC_AT(*args, i, Expr);
+        const char *t = cg_fresh(cg, "la");
+        if (p->access == ACCESS_IO) {
+            emit(cg->out, "cp_io *%s = &%s;", t, cg_lvalue(cg, a));
+        } else if (p->access == ACCESS_VAR) {
+            emit(cg->out, "%s *%s[RT_LANES] = {0};", cg_ctype(cg, p->type), t);
+            emit(cg->out, LANES " if (%s[l]) %s[l] = &%s;", M, t, cg_lvalue(cg, a));
+        } else {
+            emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, p->type), t);
+            emit(cg->out, LANES " if (%s[l]) %s[l] = %s;", M, t, cg_expr_as(cg, a, p->type));
+        }
+        emit(cg->out, "(void)%s;", t);
+        list = fmt(cg, "%s, %s", list, t);
+    }
+    return list;
+}
+
+/* The receiver arguments of a lane call on ME (same object). */
+static const char *me_receiver(const Symbol *callee)
+{
+    switch (callee->owner->kind) {
+    case TY_NETWORK: return "net, blk";
+    case TY_NODE: return "net, blk, idx";
+    default: return "net, b, k, me";
+    }
+}
+
+static void hoist_call(Cg *cg, Expr *e)
+{
+    Symbol *f = e->sym;
+    if (e->u.objcall.obj->kind != EXPR_ME || !cg->fn || (!cg->fn->net && f->owner->kind == TY_NODE)) {
+        cg_unsupported(cg, e->loc, "this object function call in network code");
+        return;
+    }
+    const char *t = cg_fresh(cg, "fr");
+    const char *M = cur_mask(cg);
+    emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, f->result), t);
+    emit_open(cg->out, "%s", "");
+    const char *a = lane_args(cg, f, &e->u.objcall.args, M);
+    const char *name = f->owner->kind == TY_NODE
+                           ? cg_lane_fn_name(cg, f, cg->fn->net, cg->fn->group)
+                           : cg_lane_fn_name(cg, f, NULL, -1);
+    emit(cg->out, "%s(%s, %s, %s%s);", name, me_receiver(f), M, t, a);
+    emit_close(cg->out, "%s", "");
+    vec_push(cg->arena, &cg->hoist_exprs, e);
+    vec_push(cg->arena, &cg->hoist_names, (void *)t);
+}
+
+/* Emits the lane calls of every object function call inside e, innermost
+ * first, so that cg_expr can read their results from temporaries. */
+static void hoist_in(Cg *cg, Expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_SELECT: hoist_in(cg, e->u.select.obj); break;
+    case EXPR_SUBSCRIPT:
+        hoist_in(cg, e->u.subscript.obj);
+        hoist_in(cg, e->u.subscript.index);
+        break;
+    case EXPR_ALLSLICE: hoist_in(cg, e->u.allslice.obj); break;
+    case EXPR_UNARY: hoist_in(cg, e->u.unary.operand); break;
+    case EXPR_BINARY:
+        hoist_in(cg, e->u.binary.lhs);
+        hoist_in(cg, e->u.binary.rhs);
+        break;
+    case EXPR_TERNARY:
+        hoist_in(cg, e->u.ternary.cond);
+        hoist_in(cg, e->u.ternary.then_e);
+        hoist_in(cg, e->u.ternary.else_e);
+        break;
+    case EXPR_CALL: hoist_args(cg, &e->u.call.args); break;
+    case EXPR_CONVERT: hoist_args(cg, &e->u.convert.args); break;
+    case EXPR_OBJCALL:
+        hoist_in(cg, e->u.objcall.obj);
+        hoist_args(cg, &e->u.objcall.args);
+        if (lane_function_call(e) && !cg_lane_hoisted(cg, e))
+            hoist_call(cg, e);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- statements ------------------------------------------------------------ */
+
+static void lane_block(Cg *cg, Block *b);
+
+/* split X[] / X[a...b] / X into the collection and its interval */
+static void split_multi(Expr *pv, Expr **base, Expr **range)
+{
+    *range = NULL;
+    if (pv->kind == EXPR_ALLSLICE) {
+        *base = pv->u.allslice.obj;
+    } else if (pv->kind == EXPR_SUBSCRIPT && !type_is_integral(pv->u.subscript.index->type)) {
+        *base = pv->u.subscript.obj;
+        *range = pv->u.subscript.index;
+    } else {
+        *base = pv;
+    }
+}
+
+/* Node index range of a slice: a loop over lo..hi (uniform: the whole
+ * group, or the lanes' union) and, for a slice, per-lane bounds rlo/rhi.
+ * Returns the per-node mask expression name to use inside the loop. */
+typedef struct NodeRange {
+    const char *lo, *hi;   /* C names of the loop bounds */
+    const char *rlo, *rhi; /* per-lane bounds, NULL for an all-slice */
+} NodeRange;
+
+static NodeRange node_range(Cg *cg, Expr *range, int g, const char *M)
+{
+    NodeRange r = {cg_fresh(cg, "lo"), cg_fresh(cg, "hi"), NULL, NULL};
+    emit(cg->out, "int32_t %s = 0, %s = net->count[%d] - 1;", r.lo, r.hi, g);
+    if (range) {
+        r.rlo = cg_fresh(cg, "rlo");
+        r.rhi = cg_fresh(cg, "rhi");
+        emit(cg->out, "int32_t %s[RT_LANES], %s[RT_LANES];", r.rlo, r.rhi);
+        emit(cg->out, "int32_t ulo_ = INT32_MAX, uhi_ = INT32_MIN;");
+        emit_open(cg->out, LANES);
+        emit(cg->out, "%s[l] = 0; %s[l] = -1;", r.rlo, r.rhi);
+        emit_open(cg->out, "if (%s[l])", M);
+        emit(cg->out, "const cp_interval s_ = %s;",
+             cg_expr_as(cg, range, cg->si->builtin[TY_INTERVAL]));
+        emit(cg->out, "%s[l] = s_.min > %s ? s_.min : %s;", r.rlo, r.lo, r.lo);
+        emit(cg->out, "%s[l] = s_.max < %s ? s_.max : %s;", r.rhi, r.hi, r.hi);
+        emit(cg->out, "if (%s[l] <= %s[l]) { if (%s[l] < ulo_) ulo_ = %s[l]; if (%s[l] > uhi_) uhi_ = %s[l]; }",
+             r.rlo, r.rhi, r.rlo, r.rlo, r.rhi, r.rhi);
+        emit_close(cg->out, "%s", "");
+        emit_close(cg->out, "%s", "");
+        emit(cg->out, "%s = ulo_; %s = uhi_;", r.lo, r.hi);
+    }
+    return r;
+}
+
+/* Inside a node loop over i: the mask of lanes that select node i. */
+static const char *node_mask(Cg *cg, const NodeRange *r, const char *M, const char *i)
+{
+    if (!r->rlo)
+        return M;
+    const char *m = cg_fresh(cg, "Mi");
+    emit(cg->out, "uint8_t %s[RT_LANES];", m);
+    emit(cg->out, LANES " %s[l] = %s[l] && %s >= %s[l] && %s <= %s[l];", m, M, i, r->rlo, i,
+         r->rhi);
+    emit(cg->out, "if (!cp_any(%s)) continue;", m);
+    return m;
+}
+
+static void lane_node_group_call(Cg *cg, Expr *call, Expr *range, int g)
+{
+    Symbol *proc = call->sym;
+    const char *M = cur_mask(cg);
+    emit_open(cg->out, "%s", "");
+    const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
+    NodeRange r = node_range(cg, range, g, M);
+    const char *i = cg_fresh(cg, "i");
+    emit_open(cg->out, "for (int32_t %s = %s; %s <= %s; %s++)", i, r.lo, i, r.hi, i);
+    const char *m = node_mask(cg, &r, M, i);
+    emit(cg->out, "%s(net, blk, %s, %s%s);", cg_lane_fn_name(cg, proc, cg->fn->net, g), i, m, a);
+    emit_close(cg->out, "%s", "");
+    emit_close(cg->out, "%s", "");
+}
+
+/* Opens a loop over the connections at interface ifc of node idx in
+ * bundle b: C_ = lane records, k_ = connection index.  False if the bundle
+ * does not touch the interface. */
+static bool open_lane_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k)
+{
+    CgFn *fn = cg->fn;
+    CgBundle *bu = &fn->net->bundles[b];
+    bool in = bu->dst_group == fn->group && bu->dst_iface == ifc;
+    bool out = bu->src_group == fn->group && bu->src_iface == ifc;
+    if (!in && !out)
+        return false;
+    Emitter *o = cg->out;
+    emit_open(o, "%s", "");
+    emit(o, "const rt_bundle *B_ = &net->bundles[%d];", b);
+    emit(o, "%s *C_ = net->blocks[blk].conns[%d];", cg_lane_type(cg, bu->conn), b);
+    if (in) {
+        emit_open(o, "for (int32_t %s = B_->dst_start[idx]; %s < B_->dst_start[idx + 1]; %s++)", k,
+                  k, k);
+    } else {
+        const char *j = cg_fresh(cg, "j");
+        emit_open(o, "for (int32_t %s = B_->src_start[idx]; %s < B_->src_start[idx + 1]; %s++)", j,
+                  j, j);
+        emit(o, "const int32_t %s = B_->by_src[%s];", k, j);
+    }
+    return true;
+}
+
+static void close_lane_conn_loop(Cg *cg)
+{
+    emit_close(cg->out, "%s", "");
+    emit_close(cg->out, "%s", "");
+}
+
+static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
+{
+    Symbol *proc = call->sym;
+    const char *M = cur_mask(cg);
+    emit_open(cg->out, "%s", "");
+    const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
+    for (int b = 0; b < cg->fn->net->nbundles; b++) {
+        const char *k = cg_fresh(cg, "k");
+        if (!open_lane_conn_loop(cg, b, ifc, k))
+            continue;
+        emit(cg->out, "%s(net, %d, %s, &C_[%s], %s%s);", cg_lane_fn_name(cg, proc, NULL, -1), b, k,
+             k, M, a);
+        close_lane_conn_loop(cg);
+    }
+    emit_close(cg->out, "%s", "");
+}
+
+static void lane_objcall(Cg *cg, Expr *call)
+{
+    Symbol *proc = call->sym;
+    Expr *obj = call->u.objcall.obj;
+    const char *M = cur_mask(cg);
+    hoist_in(cg, obj);
+    hoist_args(cg, &call->u.objcall.args);
+    if (proc->owner->kind == TY_RECORD) {
+        emit(cg->out, LANES " if (%s[l]) %s(%s);", M, cg_subr_name(cg, proc),
+             cg_args(cg, proc, &call->u.objcall.args, fmt(cg, "&%s", cg_lvalue(cg, obj))));
+        return;
+    }
+    if (call->call_kind == CALL_GROUP) {
+        Expr *base, *range;
+        split_multi(obj, &base, &range);
+        if (proc->owner->kind == TY_NODE)
+            lane_node_group_call(cg, call, range, cg_group_index(cg->fn->net, base->sym));
+        else
+            lane_iface_call(cg, call, base->sym);
+        return;
+    }
+    if (obj->kind == EXPR_ME) {
+        emit_open(cg->out, "%s", "");
+        const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
+        const char *name = proc->owner->kind == TY_NODE
+                               ? cg_lane_fn_name(cg, proc, cg->fn->net, cg->fn->group)
+                               : cg_lane_fn_name(cg, proc, NULL, -1);
+        emit(cg->out, "%s(%s, %s%s);", name, me_receiver(proc), M, a);
+        emit_close(cg->out, "%s", "");
+        return;
+    }
+    if (proc->owner->kind == TY_NODE && obj->kind == EXPR_SUBSCRIPT &&
+        obj->u.subscript.obj->kind == EXPR_SELECT) {
+        /* ME.g[i].p (): each lane may pick another node */
+        int g = cg_group_index(cg->fn->net, obj->u.subscript.obj->sym);
+        emit_open(cg->out, "%s", "");
+        const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
+        emit_open(cg->out, LANES);
+        emit_open(cg->out, "if (%s[l])", M);
+        emit(cg->out, "uint8_t m1_[RT_LANES] = {0};");
+        emit(cg->out, "m1_[l] = 1;");
+        emit(cg->out, "%s(net, blk, cp_idx(%s, %s, net->count[%d], \"%s\"), m1_%s);",
+             cg_lane_fn_name(cg, proc, cg->fn->net, g), cg_pos(cg, obj->loc),
+             cg_expr(cg, obj->u.subscript.index), g, obj->u.subscript.obj->sym->name, a);
+        emit_close(cg->out, "%s", "");
+        emit_close(cg->out, "%s", "");
+        emit_close(cg->out, "%s", "");
+        return;
+    }
+    cg_unsupported(cg, call->loc, "this object procedure call in network code");
+}
+
+/* REDUCTION and WTA over a node group (NetP/F) or an interface (NodeP/F). */
+static void lane_combine(Cg *cg, Stmt *s, bool wta)
+{
+    Emitter *o = cg->out;
+    const char *M = cur_mask(cg);
+    Expr *pvs = wta ? s->u.wta.pv : s->u.reduction.pvs;
+    Expr *pv = wta ? pvs : pvs->u.select.obj;
+    Symbol *elem = wta ? s->target : pvs->sym;
+    const char *T = cg_ctype(cg, elem->type), *field = cg_field(cg, elem);
+    const char *fname = cg_subr_name(cg, s->callee);
+    int level = s->sem_flags & SEMF_LEVEL_MASK;
+    Expr *base, *range;
+    split_multi(pv, &base, &range);
+    emit_open(o, "%s", "");
+    const char *a = wta ? lane_args(cg, s->proc, &s->u.wta.args, M) : "";
+    emit(o, "%s acc_[RT_LANES] = {0};", T);
+    emit(o, "int32_t wi_[RT_LANES], wb_[RT_LANES];");
+    emit(o, LANES " { wi_[l] = -1; wb_[l] = -1; }");
+    emit(o, "(void)wb_; (void)acc_;");
+    /* per element: V = value record pointer, W = its position */
+    const char *update = wta ? fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
+                                   fname, field, field)
+                             : fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
+                                   field, fname, field);
+    if (level == SEMF_LEVEL_NODE) {
+        int g = cg_group_index(cg->fn->net, base->sym);
+        Type *node = type_node_of(base->sym->type);
+        NodeRange r = node_range(cg, range, g, M);
+        emit(o, "const %s *N_ = net->blocks[blk].nodes[%d];", cg_lane_type(cg, node), g);
+        const char *i = cg_fresh(cg, "i");
+        emit_open(o, "for (int32_t %s = %s; %s <= %s; %s++)", i, r.lo, i, r.hi, i);
+        emit(o, "const %s *V_ = &N_[%s];", cg_lane_type(cg, node), i);
+        emit(o, "const int32_t W_ = %s, WB_ = 0;", i);
+        emit(o, "(void)W_; (void)WB_;");
+        if (r.rlo)
+            emit(o, "CP_SIMD " LANES " if (%s[l] && %s >= %s[l] && %s <= %s[l]) { %s }", M, i, r.rlo,
+                 i, r.rhi, update);
+        else
+            emit(o, "CP_SIMD " LANES " if (%s[l]) { %s }", M, update);
+        emit_close(o, "%s", "");
+    } else {
+        Symbol *ifc = base->sym;
+        for (int b = 0; b < cg->fn->net->nbundles; b++) {
+            const char *k = cg_fresh(cg, "k");
+            if (!open_lane_conn_loop(cg, b, ifc, k))
+                continue;
+            emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, cg->fn->net->bundles[b].conn), k);
+            emit(o, "const int32_t W_ = %s, WB_ = %d;", k, b);
+            emit(o, "(void)W_; (void)WB_;");
+            emit(o, "CP_SIMD " LANES " if (%s[l]) { %s }", M, update);
+            close_lane_conn_loop(cg);
+        }
+    }
+    if (!wta) {
+        emit(o, LANES " if (%s[l] && wi_[l] >= 0) %s = acc_[l];", M,
+             cg_lvalue(cg, s->u.reduction.into));
+    } else {
+        /* call the winner's procedure once per distinct winner */
+        emit_open(o, "for (int w = 0; w < RT_LANES; w++)");
+        emit(o, "if (wi_[w] < 0) continue;");
+        emit(o, "uint8_t mw_[RT_LANES];");
+        emit(o, "const int32_t wiw_ = wi_[w], wbw_ = wb_[w];");
+        emit(o, LANES " { mw_[l] = wi_[l] == wiw_ && wb_[l] == wbw_; if (mw_[l]) wi_[l] = -1; }");
+        if (level == SEMF_LEVEL_NODE) {
+            int g = cg_group_index(cg->fn->net, base->sym);
+            emit(o, "%s(net, blk, wiw_, mw_%s);", cg_lane_fn_name(cg, s->proc, cg->fn->net, g), a);
+        } else {
+            emit(o, "void *const *cs_ = net->blocks[blk].conns;");
+            emit(o, "%s(net, wbw_, wiw_, (%s *)cs_[wbw_] + wiw_, mw_%s);",
+                 cg_lane_fn_name(cg, s->proc, NULL, -1), cg_lane_type(cg, s->proc->owner), a);
+        }
+        emit_close(o, "%s", "");
+    }
+    emit_close(o, "%s", "");
+}
+
+static void lane_stmt(Cg *cg, Stmt *s);
+
+static void lane_if(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    const char *M = cur_mask(cg);
+    const char *rest = copy_mask(cg, M); /* lanes no arm has taken yet */
+    for (int i = 0; i < s->u.if_.arms.len; i++) {
+        IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+        const char *mt = cg_fresh(cg, "Mt");
+        push_mask(cg, rest);
+        hoist_in(cg, arm->cond);
+        pop_mask(cg);
+        emit(o, "uint8_t %s[RT_LANES];", mt);
+        emit(o, LANES " { %s[l] = %s[l] && (%s); if (%s[l]) %s[l] = 0; }", mt, rest,
+             cg_expr(cg, arm->cond), mt, rest);
+        emit_open(o, "if (cp_any(%s))", mt);
+        push_mask(cg, mt);
+        lane_block(cg, arm->body);
+        pop_mask(cg);
+        emit_close(o, "%s", "");
+    }
+    if (s->u.if_.else_body) {
+        emit_open(o, "if (cp_any(%s))", rest);
+        push_mask(cg, rest);
+        lane_block(cg, s->u.if_.else_body);
+        pop_mask(cg);
+        emit_close(o, "%s", "");
+    }
+}
+
+/* Lanes of the loop mask that fail `cond` (or pass it, for UNTIL) leave. */
+static void loop_test(Cg *cg, Expr *cond, const char *ml, bool leave_if_true)
+{
+    hoist_in(cg, cond);
+    emit(cg->out, LANES " if (%s[l] && %s(%s)) %s[l] = 0;", ml, leave_if_true ? "" : "!",
+         cg_expr(cg, cond), ml);
+}
+
+static void lane_loop(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    emit_open(o, "%s", "");
+    const char *ml = copy_mask(cg, cur_mask(cg));
+    MaskStack *ms = masks(cg);
+    int saved_base = ms->loop_base;
+    emit_open(o, "for (;;)");
+    push_mask(cg, ml);
+    ms->loop_base = ms->n - 1;
+    if (s->u.loop.while_cond)
+        loop_test(cg, s->u.loop.while_cond, ml, false);
+    emit(o, "if (!cp_any(%s)) break;", ml);
+    lane_block(cg, s->u.loop.body);
+    if (s->u.loop.until_cond)
+        loop_test(cg, s->u.loop.until_cond, ml, true);
+    emit(o, "if (!cp_any(%s)) break;", ml);
+    ms->loop_base = saved_base;
+    pop_mask(cg);
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
+static void lane_for(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    Expr *var = s->u.for_.var;
+    bool down = s->u.for_.dir == FOR_DOWNTO;
+    const char *M = cur_mask(cg);
+    emit_open(o, "%s", "");
+    hoist_in(cg, s->u.for_.from);
+    hoist_in(cg, s->u.for_.to);
+    emit(o, "int64_t to_[RT_LANES] = {0};");
+    emit(o, LANES " if (%s[l]) { %s = %s; to_[l] = %s; }", M, cg_lvalue(cg, var),
+         cg_expr_as(cg, s->u.for_.from, var->type), cg_expr(cg, s->u.for_.to));
+    const char *ml = copy_mask(cg, M);
+    MaskStack *ms = masks(cg);
+    int saved_base = ms->loop_base;
+    emit_open(o, "for (;;)");
+    push_mask(cg, ml);
+    ms->loop_base = ms->n - 1;
+    emit(o, LANES " if (%s[l] && !(%s %s to_[l])) %s[l] = 0;", ml, cg_lvalue(cg, var),
+         down ? ">=" : "<=", ml);
+    emit(o, "if (!cp_any(%s)) break;", ml);
+    lane_block(cg, s->u.for_.body);
+    if (s->u.for_.until_cond)
+        loop_test(cg, s->u.for_.until_cond, ml, true);
+    emit(o, LANES " if (%s[l]) { if (%s == to_[l]) %s[l] = 0; else %s%s; }", ml,
+         cg_lvalue(cg, var), ml, cg_lvalue(cg, var), down ? "--" : "++");
+    ms->loop_base = saved_base;
+    pop_mask(cg);
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
+static void lane_assign(Cg *cg, Stmt *s)
+{
+    Expr *t = s->u.assign.target, *v = s->u.assign.value;
+    const char *M = cur_mask(cg);
+    hoist_in(cg, t);
+    hoist_in(cg, v);
+    if (s->u.assign.op == ASSIGN_SET) {
+        emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, cg_lvalue(cg, t),
+             cg_expr_as(cg, v, t->type));
+        return;
+    }
+    const char *pos = cg_pos(cg, s->loc), *x = cg_expr(cg, v), *lv = cg_lvalue(cg, t);
+    bool integral = type_is_integral(t->type);
+    const char *chk = t->type->kind == TY_INT1   ? "cp_chk_i8"
+                      : t->type->kind == TY_INT2 ? "cp_chk_i16"
+                                                 : "cp_chk_i32";
+    const char *rhs;
+    switch (s->u.assign.op) {
+    case ASSIGN_ADD: case ASSIGN_SUB: case ASSIGN_MUL: {
+        const char *op = s->u.assign.op == ASSIGN_ADD ? "+" : s->u.assign.op == ASSIGN_SUB ? "-" : "*";
+        rhs = integral ? fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk, pos, lv, op, x)
+                       : fmt(cg, "%s %s %s", lv, op, x);
+        break;
+    }
+    case ASSIGN_DIV:
+        rhs = integral ? fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk, pos, pos, lv, x)
+                       : fmt(cg, "%s / %s", lv, x);
+        break;
+    default:
+        rhs = integral ? fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk, pos, pos, lv, x)
+                       : fmt(cg, "cp_fmod_real(%s, %s)", lv, x);
+        break;
+    }
+    /* the target's address is plain indexing here: evaluating it twice is safe */
+    emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, lv, rhs);
+}
+
+static void frozen_error(Cg *cg, Stmt *s, const char *what)
+{
+    emit(cg->out, "if (cp_any(%s)) rt_error(%s, \"%s while the network %%s is replicated\", net->desc->name);",
+         cur_mask(cg), cg_pos(cg, s->loc), what);
+}
+
+static void lane_stmt(Cg *cg, Stmt *s)
+{
+    Emitter *o = cg->out;
+    const char *M = cur_mask(cg);
+    cg_line(cg, s->loc);
+    switch (s->kind) {
+    case STMT_ASSIGN:
+        lane_assign(cg, s);
+        break;
+    case STMT_CALL:
+        hoist_args(cg, &s->u.call.call->u.call.args);
+        emit(o, LANES " if (%s[l]) %s(%s);", M, cg_subr_name(cg, s->u.call.call->sym),
+             cg_args(cg, s->u.call.call->sym, &s->u.call.call->u.call.args, NULL));
+        break;
+    case STMT_OBJCALL:
+        lane_objcall(cg, s->u.call.call);
+        break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            lane_objcall(cg, VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_REDUCTION:
+        hoist_in(cg, s->u.reduction.into);
+        lane_combine(cg, s, false);
+        break;
+    case STMT_WTA:
+        lane_combine(cg, s, true);
+        break;
+    case STMT_RETURN:
+        if (s->u.ret.value && cg->fn->subr->result) {
+            hoist_in(cg, s->u.ret.value);
+            clear_lanes(cg, 0, fmt(cg, " ret[l] = %s;",
+                                   cg_expr_as(cg, s->u.ret.value, cg->fn->subr->result)));
+        } else {
+            clear_lanes(cg, 0, NULL);
+        }
+        break;
+    case STMT_BREAK:
+        clear_lanes(cg, masks(cg)->loop_base, NULL);
+        break;
+    case STMT_IF:
+        emit_open(o, "%s", "");
+        lane_if(cg, s);
+        emit_close(o, "%s", "");
+        break;
+    case STMT_LOOP:
+        lane_loop(cg, s);
+        break;
+    case STMT_FOR:
+        lane_for(cg, s);
+        break;
+    case STMT_REPLICATE: {
+        int lvl = s->sem_flags & SEMF_LEVEL_MASK;
+        frozen_error(cg, s, lvl == SEMF_LEVEL_NODE ? "node REPLICATE" : "connection REPLICATE");
+        clear_lanes(cg, 0, NULL); /* REPLICATE ME implies RETURN */
+        break;
+    }
+    case STMT_EXTEND:
+        frozen_error(cg, s, "EXTEND");
+        break;
+    case STMT_CONNECT:
+        frozen_error(cg, s, "CONNECT");
+        break;
+    case STMT_DISCONNECT:
+        frozen_error(cg, s, "DISCONNECT");
+        break;
+    default:
+        cg_unsupported(cg, s->loc, "this statement in network code");
+    }
+}
+
+static void lane_locals(Cg *cg, Block *b)
+{
+    Emitter *o = cg->out;
+    const char *M = cur_mask(cg);
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++) {
+            Symbol *sym = VEC_AT(d->u.data.ids, j, InitId)->sym;
+            if (sym->access == ACCESS_IO)
+                emit(o, "cp_io %s = {.elem_size = sizeof(%s)};", cg_local(cg, sym),
+                     cg_ctype(cg, sym->type));
+            else
+                emit(o, "%s %s[RT_LANES] = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
+            emit(o, "(void)%s;", cg_local(cg, sym));
+        }
+    }
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++) {
+            InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+            Symbol *sym = id->sym;
+            if (sym->access == ACCESS_IO)
+                continue;
+            cg_line(cg, id->id.loc);
+            if (cg_type_has_init(cg, sym->type)) {
+                emit_open(o, LANES " if (%s[l])", M);
+                cg_emit_default_init(cg, sym->type, fmt(cg, "%s[l]", cg_local(cg, sym)));
+                emit_close(o, "%s", "");
+            }
+            if (id->init) {
+                hoist_in(cg, id->init);
+                emit(o, "CP_SIMD " LANES " if (%s[l]) %s[l] = %s;", M, cg_local(cg, sym),
+                     cg_expr_as(cg, id->init, sym->type));
+            }
+        }
+    }
+}
+
+static void lane_block(Cg *cg, Block *b)
+{
+    if (!b)
+        return;
+    emit_open(cg->out, "%s", "");
+    lane_locals(cg, b);
+    for (int i = 0; i < b->stmts.len; i++)
+        lane_stmt(cg, VEC_AT(b->stmts, i, Stmt));
+    emit_close(cg->out, "%s", "");
+}
+
+/* ---- subroutines -------------------------------------------------------- */
+
+void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
+{
+    emit(cg->out, "%s;", cg_lane_signature(cg, s, net, group));
+}
+
+void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
+{
+    if (s->external || !s->decl)
+        return;
+    Emitter *o = cg->out;
+    CgFn fn = {.subr = s, .ctx = s->context, .net = net, .group = group, .me_type = s->owner};
+    if (s->owner->kind == TY_NETWORK)
+        fn.net = cg_net_of(cg, s->owner);
+    MaskStack ms = {.n = 0, .loop_base = 0};
+    cg->fn = &fn;
+    cg->lane = true;
+    cg->lane_masks = &ms;
+    cg->hoist_exprs.len = 0;
+    cg->hoist_names.len = 0;
+    cg_line(cg, s->loc);
+    emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
+    const char *V = cg_lane_type(cg, s->owner);
+    if (s->owner->kind == TY_NETWORK)
+        emit(o, "%s *me = net->blocks[blk].net;", V);
+    else if (s->owner->kind == TY_NODE)
+        emit(o, "%s *me = &((%s *)net->blocks[blk].nodes[%d])[idx];", V, V, group);
+    emit(o, "(void)me; (void)net;");
+    if (s->owner->kind == TY_CONNECTION)
+        emit(o, "(void)b; (void)k;");
+    else
+        emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
+    for (int i = 0; i < s->params.len; i++)
+        emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
+    emit(o, "uint8_t Mf[RT_LANES];");
+    emit(o, "__builtin_memcpy(Mf, M0, RT_LANES);");
+    push_mask(cg, "Mf");
+    lane_block(cg, s->decl->u.subr.body);
+    emit_close(o, "%s", "");
+    cg_no_line(cg);
+    emit(o, "%s", "");
+    cg->lane = false;
+    cg->lane_masks = NULL;
+    cg->fn = NULL;
+}
