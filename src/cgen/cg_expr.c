@@ -195,6 +195,12 @@ static bool is_network_expr(Cg *cg, const Expr *e)
 
 /* ---- objects ------------------------------------------------------------ */
 
+/* Code of the central agent (where a network may be replicated in lanes). */
+static bool in_central_agent(const Cg *cg)
+{
+    return !cg->fn || cg->fn->ctx == CTX_CA;
+}
+
 /* In lane code: obj is a lane record (ME of a network, node or connection
  * subroutine, or one node ME.g[i]), whose elements are indexed by lane. */
 static bool is_lane_record(Cg *cg, const Expr *obj)
@@ -266,6 +272,14 @@ const char *cg_lvalue(Cg *cg, Expr *e)
             cg_net_object(cg, obj, &netx, &repx, &cn);
             if (!repx)
                 repx = "0";
+            if (cg->opts.lanes && in_central_agent(cg))
+                /* the record of replicate r: a lane of a block while
+                   replicated in lanes, else the plain record */
+                return fmt(cg, "(*__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
+                               "n_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].net)->%s[r_ %% RT_LANES] "
+                               ": &((%s *)n_->reps[r_].net_data)->%s; }))",
+                           netx, repx, cg_lane_type(cg, obj->type), cg_field(cg, e->sym),
+                           cg_ctype(cg, obj->type), cg_field(cg, e->sym));
             return fmt(cg, "((%s *)(%s)->reps[%s].net_data)->%s", cg_ctype(cg, obj->type), netx,
                        repx, cg_field(cg, e->sym));
         }
@@ -426,6 +440,36 @@ static const char *receiver_addr(Cg *cg, Expr *obj)
     return fmt(cg, "(%s[]){%s}", cg_ctype(cg, obj->type), cg_expr(cg, obj));
 }
 
+/* A network function called from the central agent on replicate repx: in
+ * lane blocks, the lane version with one active lane. */
+static const char *lane_aware_net_function(Cg *cg, Expr *e, const char *netx, const char *repx)
+{
+    Symbol *f = e->sym;
+    PtrVec *args = &e->u.objcall.args;
+    const char *R = cg_ctype(cg, f->result);
+    const char *s = fmt(cg, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
+                        repx, R);
+    const char *scalar = "", *lane = "";
+    for (int i = 0; i < args->len && i < f->params.len; i++) {
+        Symbol *p = VEC_AT(f->params, i, Symbol);
+        const char *t = cg_fresh(cg, "fa");
+        if (p->access == ACCESS_IO) {
+            s = fmt(cg, "%s cp_io *%s = &%s;", s, t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));
+            lane = fmt(cg, "%s, %s", lane, t);
+        } else {
+            s = fmt(cg, "%s const %s %s = %s; %s %sL[RT_LANES]; for (int l = 0; l < RT_LANES; l++) %sL[l] = %s;",
+                    s, cg_ctype(cg, p->type), t, cg_expr_as(cg, VEC_AT(*args, i, Expr), p->type),
+                    cg_ctype(cg, p->type), t, t, t);
+            lane = fmt(cg, "%s, %sL", lane, t);
+        }
+        scalar = fmt(cg, "%s, %s", scalar, t);
+    }
+    return fmt(cg, "%s if (n_->blocks) { uint8_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
+                   "m_[r_ %% RT_LANES] = 1; %s(n_, r_ / RT_LANES, m_, t_%s); res_ = t_[r_ %% RT_LANES]; } "
+                   "else res_ = %s(n_, r_%s); res_; })",
+               s, R, cg_lane_fn_name(cg, f, NULL, -1), lane, cg_subr_name(cg, f), scalar);
+}
+
 /* Object function call obj.f(args) (functions only: procedure calls are
  * statements, cg_stmt.c). */
 static const char *objcall(Cg *cg, Expr *e)
@@ -442,6 +486,8 @@ static const char *objcall(Cg *cg, Expr *e)
         const char *netx, *repx;
         CgNet *cn;
         cg_net_object(cg, obj, &netx, &repx, &cn);
+        if (cg->opts.lanes && in_central_agent(cg))
+            return lane_aware_net_function(cg, e, netx, repx ? repx : "0");
         return fmt(cg, "%s(%s)", name,
                    cg_args(cg, f, &e->u.objcall.args,
                            fmt(cg, "%s, %s", netx, repx ? repx : "0")));

@@ -167,6 +167,63 @@ static void iface_call(Cg *cg, Symbol *ifc, Symbol *proc, PtrVec *args)
 }
 
 /* net[].p(), net.p(), net[a...b].p(): every selected replicate. */
+/* Lane arrays holding the same (scalar temporary) arguments in every lane,
+ * for a lane call from the central agent; returns ", L1, L2". */
+static const char *broadcast_args(Cg *cg, Symbol *proc, const char *temps_csv)
+{
+    const char *list = "";
+    const char *p = temps_csv;
+    for (int i = 0; i < proc->params.len; i++) {
+        Symbol *prm = VEC_AT(proc->params, i, Symbol);
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const char *t = arena_strndup(cg->arena, p, n);
+        p = comma ? comma + 2 : p + n;
+        if (prm->access == ACCESS_IO) {
+            list = fmt(cg, "%s, %s", list, t);
+            continue;
+        }
+        const char *la = cg_fresh(cg, "bc");
+        emit(cg->out, "%s %s[RT_LANES];", cg_ctype(cg, prm->type), la);
+        emit(cg->out, "for (int l = 0; l < RT_LANES; l++) %s[l] = %s;", la, t);
+        list = fmt(cg, "%s, %s", list, la);
+    }
+    return list;
+}
+
+/* A network procedure call from the central agent on replicates lo..hi
+ * (declared by the caller with the network in n_): lane blocks when the
+ * network is replicated in lanes, else one call per replicate. */
+static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, const char *hi)
+{
+    Emitter *o = cg->out;
+    const char *temps = args_to_temps(cg, proc, args, "");
+    const char *r = cg_fresh(cg, "r");
+    const char *work = fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo);
+    if (cg->opts.lanes) {
+        if (strcmp(lo, hi) == 0)
+            emit_open(o, "if (n_->blocks)");
+        else
+            emit_open(o, "if (n_->blocks && %s <= %s)", lo, hi);
+        const char *la = broadcast_args(cg, proc, temps);
+        const char *j = cg_fresh(cg, "blk");
+        const char *loop = fmt(cg,
+            "for (int32_t %s = %s / RT_LANES; %s <= %s / RT_LANES; %s++) { uint8_t m_[RT_LANES]; "
+            "for (int l = 0; l < RT_LANES; l++) { int32_t q_ = %s * RT_LANES + l; m_[l] = q_ >= %s && q_ <= %s; } "
+            "%s(n_, %s, m_%s); }",
+            j, lo, j, hi, j, j, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), j, la);
+        parallel_loop(cg, work, loop);
+        emit_close(o, "%s", "");
+        emit_open(o, "else");
+    }
+    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(n_, %s%s%s);", r, lo, r, hi,
+                           r, cg_subr_name(cg, proc), r, *temps ? ", " : "", temps);
+    parallel_loop(cg, work, loop);
+    if (cg->opts.lanes)
+        emit_close(o, "%s", "");
+}
+
+/* net[].p(), net.p(), net[a...b].p(): every selected replicate. */
 static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
 {
     Emitter *o = cg->out;
@@ -177,13 +234,9 @@ static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
     cg_net_object(cg, base, &netx, &repx, &cn);
     emit_open(o, "%s", "");
     emit(o, "rt_net *const n_ = %s;", netx);
-    const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *r = cg_fresh(cg, "r");
+    const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi");
     emit_range(cg, range, "n_->nreps", lo, hi);
-    const char *a = args_to_temps(cg, proc, args, fmt(cg, "n_, %s", r));
-    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", r, lo, r, hi, r,
-                           cg_subr_name(cg, proc), a);
-    parallel_loop(cg, fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo),
-                  loop);
+    call_replicates(cg, proc, args, lo, hi);
     emit_close(o, "%s", "");
 }
 
@@ -225,6 +278,15 @@ static void objcall_stmt(Cg *cg, Expr *call)
         const char *netx, *repx;
         CgNet *cn;
         cg_net_object(cg, obj, &netx, &repx, &cn);
+        if (cg->opts.lanes && obj->kind != EXPR_ME) {
+            /* net[i].p () from the central agent: replicate i only */
+            emit_open(o, "%s", "");
+            emit(o, "rt_net *const n_ = %s;", netx);
+            emit(o, "const int32_t one_ = %s;", repx ? repx : "0");
+            call_replicates(cg, proc, args, "one_", "one_");
+            emit_close(o, "%s", "");
+            return;
+        }
         emit(o, "%s(%s);", cg_subr_name(cg, proc),
              cg_args(cg, proc, args, fmt(cg, "%s, %s", netx, repx ? repx : "0")));
         return;
@@ -299,15 +361,25 @@ static void combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "int32_t win_ = -1;");
         emit_range(cg, range, "n_->nreps", "lo_", "hi_");
         emit_open(o, "for (int32_t r_ = lo_; r_ <= hi_; r_++)");
-        emit(o, "const %s v_ = ((%s *)n_->reps[r_].net_data)->%s;", T, cg_ctype(cg, base->type), field);
+        if (cg->opts.lanes)
+            emit(o, "const %s v_ = n_->blocks ? ((%s *)n_->blocks[r_ / RT_LANES].net)->%s[r_ %% RT_LANES] : ((%s *)n_->reps[r_].net_data)->%s;",
+                 T, cg_lane_type(cg, base->type), field, cg_ctype(cg, base->type), field);
+        else
+            emit(o, "const %s v_ = ((%s *)n_->reps[r_].net_data)->%s;", T, cg_ctype(cg, base->type), field);
         if (wta)
             emit(o, "if (!have_ || %s(v_, acc_)) { acc_ = v_; win_ = r_; have_ = true; }", fname);
         else
             emit(o, "%s", step_red);
         emit_close(o, "%s", "");
         if (wta) {
-            emit(o, "if (have_) %s(%s);", cg_subr_name(cg, s->proc),
-                 cg_args(cg, s->proc, &s->u.wta.args, "n_, win_"));
+            if (cg->opts.lanes) {
+                emit_open(o, "if (have_)");
+                call_replicates(cg, s->proc, &s->u.wta.args, "win_", "win_");
+                emit_close(o, "%s", "");
+            } else {
+                emit(o, "if (have_) %s(%s);", cg_subr_name(cg, s->proc),
+                     cg_args(cg, s->proc, &s->u.wta.args, "n_, win_"));
+            }
         }
     } else if (level == SEMF_LEVEL_NODE) {
         CgNet *net = cg->fn->net;
