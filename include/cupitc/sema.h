@@ -118,6 +118,8 @@ struct Symbol {
     int uid;           /* unique in the program, in definition order */
     bool defined;      /* analysis has reached the definition (names used
                           earlier are "used before definition", §1.3) */
+    bool redefined;    /* a second definition of the name was reported: uses
+                          are not checked further (one error per mistake) */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -203,6 +205,7 @@ typedef struct SemaInfo {
     Symbol *program;   /* the procedure `program`, NULL if missing */
     Symbol *sym_true, *sym_false;
     int next_type_id, next_uid; /* counters for Type.id and Symbol.uid */
+    Scope *reported;   /* analysis bookkeeping: missing members already reported */
 } SemaInfo;
 
 /* Analyses the whole program, reporting through diag.h.  Returns false if

@@ -132,6 +132,10 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
         scan_args(c, args);
         return fail(c, e);
     }
+    if (sym->redefined) {
+        scan_args(c, args);
+        return fail(c, e);
+    }
     switch (sym->kind) {
     case SYM_PROC:
         if (!as_stmt) {
@@ -284,14 +288,16 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
     bool multi = sema_is_multitude(obj);
     Type *et = obj->cat == VC_OBJECT && type_is_node_collection(ot) ? ot->elem : ot;
     Symbol *m = type_is_structure(et) ? sema_scope_find(et->members, mid.name) : NULL;
-    if (!m || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
-        if (!type_is_structure(et))
+    if (!m || m->redefined || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
+        if (m && m->redefined)
+            ; /* the duplicate definition has been reported */
+        else if (!type_is_structure(et))
             diag_error(mid.loc, "an object of type %s has no object procedures or "
                        "functions", et->name);
         else if (m)
             diag_error(mid.loc, "'%s' is an %s of '%s', not an object procedure or "
                        "function", mid.name, sema_sym_what(m), et->name);
-        else
+        else if (sema_report_once(c, et, mid.name))
             diag_error(mid.loc, "type '%s' has no object procedure or function '%s'",
                        et->name, mid.name);
         scan_args(c, args);

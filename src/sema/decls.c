@@ -40,7 +40,7 @@ Type *sema_resolve_type(Ctx *c, Ident id)
         diag_note(sym->loc, "'%s' is defined here", id.name);
         return err_type(c->si);
     }
-    return sym->type;
+    return sym->redefined ? err_type(c->si) : sym->type;
 }
 
 /* The location of `word` (a keyword the AST does not keep a position for,

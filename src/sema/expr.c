@@ -107,6 +107,8 @@ static Type *name_expr(Ctx *c, Expr *e)
                            sema_new_symbol(c->si, SYM_VAR, n, e->loc));
         return error_type(c, e);
     }
+    if (sym->redefined)
+        return error_type(c, e);
     e->sym = sym;
     switch (sym->kind) {
     case SYM_CONST: case SYM_VAR: case SYM_IO: case SYM_PARAM:
@@ -206,8 +208,9 @@ static Type *select_expr(Ctx *c, Expr *e)
         return error_type(c, e);
     }
     Symbol *m = sema_scope_find(ot->members, elem.name);
-    if (!m) {
-        diag_error(elem.loc, "type '%s' has no element '%s'", ot->name, elem.name);
+    if (!m || m->redefined) {
+        if (!m && sema_report_once(c, ot, elem.name))
+            diag_error(elem.loc, "type '%s' has no element '%s'", ot->name, elem.name);
         return error_type(c, e);
     }
     if (m->kind != SYM_ELEM && m->kind != SYM_IFACE) {

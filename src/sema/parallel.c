@@ -68,11 +68,12 @@ static bool shape_matches(const Expr *pv, const Type *et, int level)
 }
 
 /* Finds data element `id` of element type et for a REDUCTION/WTA. */
-static Symbol *data_element(Type *et, Ident id, const char *stmt)
+static Symbol *data_element(Ctx *c, Type *et, Ident id, const char *stmt)
 {
     Symbol *m = sema_scope_find(et->members, id.name);
-    if (!m) {
-        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+    if (!m || m->redefined) {
+        if (!m && sema_report_once(c, et, id.name))
+            diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
         return NULL;
     }
     if (m->kind != SYM_ELEM || !type_is_plain_data(m->type)) {
@@ -96,6 +97,8 @@ static Symbol *lookup_global_fn(Ctx *c, Ident id, SymKind want, const char *what
         diag_note(f->loc, "'%s' is defined here", id.name);
         return NULL;
     }
+    if (f->redefined)
+        return NULL;
     if (f->kind != want) {
         diag_error(id.loc, "'%s' is a %s, not a %s", id.name, sema_sym_what(f), what);
         return NULL;
@@ -122,7 +125,7 @@ static Symbol *combined_element(Ctx *c, Stmt *s, Expr *pv, Ident elem, const cha
     }
     s->sem_flags |= level;
     *et_out = et;
-    return data_element(et, elem, stmt);
+    return data_element(c, et, elem, stmt);
 }
 
 void sema_reduction(Ctx *c, Stmt *s)
@@ -184,7 +187,9 @@ void sema_wta(Ctx *c, Stmt *s)
     Ident pid = s->u.wta.proc;
     Symbol *p = sema_scope_find(et->members, pid.name);
     if (!p || p->kind != SYM_OBJPROC) {
-        diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name, et->name);
+        if (sema_report_once(c, et, pid.name))
+            diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name,
+                       et->name);
         for (int i = 0; i < s->u.wta.args.len; i++)
             sema_analyze_expr(c, VEC_AT(s->u.wta.args, i, Expr));
         return;
@@ -385,8 +390,9 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
         return NULL;
     }
     Symbol *i = sema_scope_find(et->members, id.name);
-    if (!i) {
-        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+    if (!i || i->redefined) {
+        if (!i && sema_report_once(c, et, id.name))
+            diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
         return NULL;
     }
     if (i->kind != SYM_IFACE) {

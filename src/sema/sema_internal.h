@@ -39,6 +39,9 @@ void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym);
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc);
 /* "function", "data object", ... for messages. */
 const char *sema_sym_what(const Symbol *sym);
+/* A missing member is reported once per program and (type, name): true
+ * the first time. */
+bool sema_report_once(Ctx *c, const Type *t, const char *name);
 /* Gives params and locals of one subroutine distinct C names. */
 void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym);
 

@@ -3,6 +3,7 @@
  * agent classification (§5.1) and the annotations code generation reads.
  * Programs are in-memory strings; diagnostics go to a memory buffer. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,35 +382,41 @@ START_TEST(test_sema_one_error_per_mistake)
 }
 END_TEST
 
+/* One TCase per feature; the program-based ones free their arena after
+ * each test. */
+static void add_case(Suite *s, const char *name, bool fixture, const TTest *const *tests)
+{
+    TCase *tc = tcase_create(name);
+    if (fixture)
+        tcase_add_checked_fixture(tc, NULL, teardown);
+    for (; *tests; tests++)
+        tcase_add_test(tc, *tests);
+    suite_add_tcase(s, tc);
+}
+
 static Suite *sema_suite(void)
 {
+    const TTest *const compatibility[] = {
+        test_sema_integer_promotion, test_sema_interval_promotion,
+        test_sema_no_other_conversions, test_sema_int_literal_types,
+        test_sema_denoter_types_in_programs, NULL,
+    };
+    const TTest *const folding[] = {
+        test_sema_fold_integers, test_sema_fold_reals_and_bools,
+        test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
+    };
+    const TTest *const central_agent[] = {
+        test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, NULL,
+    };
+    const TTest *const annotations[] = {
+        test_sema_call_kinds_and_categories, test_sema_symbols_and_scopes,
+        test_sema_one_error_per_mistake, NULL,
+    };
     Suite *s = suite_create("sema");
-    TCase *tc = tcase_create("compatibility");
-    tcase_add_test(tc, test_sema_integer_promotion);
-    tcase_add_test(tc, test_sema_interval_promotion);
-    tcase_add_test(tc, test_sema_no_other_conversions);
-    tcase_add_test(tc, test_sema_int_literal_types);
-    tcase_add_test(tc, test_sema_denoter_types_in_programs);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("constant folding");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_fold_integers);
-    tcase_add_test(tc, test_sema_fold_reals_and_bools);
-    tcase_add_test(tc, test_sema_fold_not_constant);
-    tcase_add_test(tc, test_sema_fold_errors);
-    tcase_add_test(tc, test_sema_fold_array_sizes);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("central agent");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_central_agent);
-    tcase_add_test(tc, test_sema_central_agent_called_from_parallel_code);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("annotations");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_call_kinds_and_categories);
-    tcase_add_test(tc, test_sema_symbols_and_scopes);
-    tcase_add_test(tc, test_sema_one_error_per_mistake);
-    suite_add_tcase(s, tc);
+    add_case(s, "compatibility", true, compatibility);
+    add_case(s, "constant folding", true, folding);
+    add_case(s, "central agent", true, central_agent);
+    add_case(s, "annotations", true, annotations);
     return s;
 }
 
