@@ -8,6 +8,7 @@
 #include "cupitc/lex.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,8 @@ static uint64_t digits_value(const char *s, const char *e, int base)
 
 static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int base)
 {
-    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-    val->int_value = digits_value(digits, lx->cur, base);
-    if (val->int_value > INT_MAX_VALUE)
+    val->u.int_value = digits_value(digits, lx->cur, base);
+    if (val->u.int_value > INT_MAX_VALUE)
         lex_error(lx, loc, "integer denoter '%s' is too large (the largest Int is %d)",
                   excerpt(lx, lx->tok, lx->cur), INT_MAX_VALUE);
     return TK_INTDEN;
@@ -81,20 +81,76 @@ static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int 
 
 static int real_token(Lexer *lx, LexToken *val, Loc loc)
 {
-    val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    val->text = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     errno = 0;
-    val->real_value = strtod(val->spelling, NULL);
-    if (errno == ERANGE && isinf(val->real_value))
+    val->u.real_value = strtod(val->text, NULL);
+    if (errno == ERANGE && isinf(val->u.real_value))
         lex_error(lx, loc, "real denoter '%s' is out of range",
                   excerpt(lx, lx->tok, lx->cur));
     return TK_REALDEN;
 }
 
-static int ident_token(Lexer *lx, LexToken *val, Loc loc, int token)
+static int ident_token(Lexer *lx, LexToken *val, int token)
 {
-    val->ident.name = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-    val->ident.loc = loc;
+    val->text = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     return token;
+}
+
+static bool word_is(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* Reports an all-caps word that is no keyword.  Likely slips get a hint and
+ * a repair, so that parsing goes on as meant: END glued to its keyword,
+ * a keyword of a related language, or a predefined type name in capitals.
+ * Returns the token to hand on, or 0 to drop the word. */
+static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
+{
+    static const struct { const char *word, *hint; int token; } slips[] = {
+        {"ELSEIF", "write 'ELSIF'", TK_ELSIF},   {"ELIF", "write 'ELSIF'", TK_ELSIF},
+        {"WITH", "CONNECT uses 'TO'", TK_TO},     {"DO", "loops use 'REPEAT'", TK_REPEAT},
+        {"ENDWHILE", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"ENDFOR", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"ENDLOOP", "loops end with 'END' or 'END REPEAT'", TK_END},
+        {"BEGIN", "a body starts after 'IS'", 0},
+    };
+    static const char *const types[] = {"INT", "REAL", "BOOL", "STRING", "OPAQUE",
+                                        "INTERVAL", "REALERVAL", "TRUE", "FALSE"};
+    static const int ends[] = {TK_IF, TK_REPEAT, TK_TYPE, TK_PROCEDURE, TK_FUNCTION,
+                               TK_MERGE, TK_REDUCTION, TK_WTA};
+    const char *s = lx->tok;
+    size_t n = (size_t)(lx->cur - lx->tok);
+    const char *word = excerpt(lx, s, lx->cur);
+
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
+        if (word_is(s, n, slips[i].word)) {
+            lex_error(lx, loc, "unknown keyword '%s' (%s)", word, slips[i].hint);
+            return slips[i].token;
+        }
+    }
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (word_is(s, n, types[i])) {
+            bool constant = i >= 7; /* true, false are lower case */
+            char *name = arena_strndup(lx->arena, s, n);
+            for (size_t k = constant ? 0 : 1; k < n; k++)
+                name[k] = (char)(name[k] - 'A' + 'a');
+            lex_error(lx, loc, "unknown keyword '%s' (write '%s')", word, name);
+            val->text = intern_cstr(lx->arena, name);
+            return constant ? TK_LIDENT : TK_UIDENT;
+        }
+    }
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        const char *kw = lex_token_name(ends[i]); /* "'IF'" */
+        size_t kn = strlen(kw) - 2;
+        if (n == 3 + kn && memcmp(s, "END", 3) == 0 && memcmp(s + 3, kw + 1, kn) == 0) {
+            lex_error(lx, loc, "unknown keyword '%s' (write 'END %.*s')", word, (int)kn, kw + 1);
+            lx->cur = s + 3; /* go on with END, then the keyword */
+            return TK_END;
+        }
+    }
+    lex_error(lx, loc, "unknown keyword '%s'", word);
+    return 0;
 }
 
 /* Decodes the UTF-8 sequence [s, e) (already validated by the rules). */
@@ -241,20 +297,18 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
         */
     }
     buf[n] = '\0';
-    val->bytes = buf;
-    val->len = n;
-    val->spelling = arena_strndup(lx->arena, open, (size_t)(lx->cur - open));
+    val->u.str.bytes = buf;
+    val->u.str.len = n;
+    val->text = arena_strndup(lx->arena, open, (size_t)(lx->cur - open));
     return TK_STRDEN;
 }
 
 int lex_next(Lexer *lx, LexToken *val, Loc *loc)
 {
-    memset(val, 0, sizeof *val);
+    val->text = NULL;
     for (;;) {
         lx->tok = lx->cur;
         *loc = loc_at(lx, lx->tok);
-        if (diag_limit_reached())
-            return 0; /* stop reading: nothing more would be reported */
         /*!re2c
         "\x00"         {
                          if (lx->tok == lx->end) {
@@ -329,16 +383,18 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         "XOR"          { return TK_XOR; }
         "YOU"          { return TK_YOU; }
         allcaps        {
-                         lex_error(lx, *loc, "unknown keyword '%s'", excerpt(lx, lx->tok, lx->cur));
+                         int token = unknown_keyword(lx, val, *loc);
+                         if (token)
+                             return token;
                          continue;
                        }
-        lident         { return ident_token(lx, val, *loc, TK_LIDENT); }
-        uident         { return ident_token(lx, val, *loc, TK_UIDENT); }
+        lident         { return ident_token(lx, val, TK_LIDENT); }
+        uident         { return ident_token(lx, val, TK_UIDENT); }
         uscore         {
                          const char *u = memchr(lx->tok, '_', (size_t)(lx->cur - lx->tok));
                          lex_error(lx, loc_at(lx, u), "illegal character '_' in '%s' (identifiers cannot contain '_')",
                                    excerpt(lx, lx->tok, lx->cur));
-                         return ident_token(lx, val, *loc, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
+                         return ident_token(lx, val, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
                        }
 
         oct            { return int_token(lx, val, *loc, lx->tok + 1, 8); }
@@ -347,8 +403,7 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         badoct         {
                          lex_error(lx, *loc, "malformed integer denoter '%s' (a leading 0 means octal: digits 0-7)",
                                    excerpt(lx, lx->tok, lx->cur));
-                         val->spelling = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
-                         val->int_value = digits_value(lx->tok, lx->cur, 10);
+                         val->u.int_value = digits_value(lx->tok, lx->cur, 10);
                          return TK_INTDEN;
                        }
         real           { return real_token(lx, val, *loc); }

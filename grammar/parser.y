@@ -36,14 +36,8 @@ typedef struct SubrBody {
     PtrVec params;
     bool external;
     Block *body;
-    Loc end_loc;          /* of END or EXTERNAL */
 } SubrBody;
 
-/* The optional keyword after END (token 0 when absent). */
-typedef struct EndKw {
-    int token;
-    Loc loc;
-} EndKw;
 
 /* ELSIF arms and ELSE branch, collected right to left. */
 typedef struct ElsePart {
@@ -75,12 +69,17 @@ static void yyerror(const Loc *loc, Parser *p, const char *msg);
 static PtrVec list1(Parser *p, void *item);
 static PtrVec append(Parser *p, PtrVec list, void *item);
 static PtrVec prepend(Parser *p, void *item, PtrVec list);
+static PtrVec append_item(Parser *p, PtrVec list, void *item);
+static PtrVec drop_lost(Parser *p, PtrVec list);
 static Block *block_add_def(Parser *p, Block *b, Decl *def);
 static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
 static Block *block_recovered(Parser *p, Block *b);
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
-static void check_end(Parser *p, EndKw kw, int want, bool after_external,
+static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_external,
                       const char *what, Loc opened);
+static void check_elements(Parser *p, const TypeBody *body, Loc end);
+static TypeBody *type_body(Parser *p, TypeDefKind kind, PtrVec list, Expr *size, Ident elem);
+static SubrBody *subr_body(Parser *p, PtrVec params, bool external, Block *body);
 static Ident no_ident(Loc loc);
 }
 
@@ -97,9 +96,9 @@ static Ident no_ident(Loc loc);
     Access access;
     ForDir dir;
     IfaceMode mode;
-    TypeBody tbody;
-    SubrBody sbody;
-    EndKw endkw;
+    TypeBody *tbody;
+    SubrBody *sbody;
+    int endkw;     /* the keyword after END: a token code, 0 if none */
     ElsePart elsep;
     InitId *initid;
     ParamGroup *pgroup;
@@ -239,24 +238,24 @@ CupitPart
     ;
 
 Ident
-    : LIDENT                                    { $$ = $1.ident; }
+    : LIDENT                                    { $$ = (Ident){$1.text, @1}; }
     ;
 
 TypeIdent
-    : UIDENT                                    { $$ = $1.ident; }
+    : UIDENT                                    { $$ = (Ident){$1.text, @1}; }
     ;
 
 /* The optional keyword after END, checked against its construct by check_end. */
 EndKw
-    : %empty                                    { $$ = (EndKw){0, @$}; }
-    | TYPE                                      { $$ = (EndKw){TK_TYPE, @1}; }
-    | PROCEDURE                                 { $$ = (EndKw){TK_PROCEDURE, @1}; }
-    | FUNCTION                                  { $$ = (EndKw){TK_FUNCTION, @1}; }
-    | REDUCTION                                 { $$ = (EndKw){TK_REDUCTION, @1}; }
-    | WTA                                       { $$ = (EndKw){TK_WTA, @1}; }
-    | MERGE                                     { $$ = (EndKw){TK_MERGE, @1}; }
-    | IF                                        { $$ = (EndKw){TK_IF, @1}; }
-    | REPEAT                                    { $$ = (EndKw){TK_REPEAT, @1}; }
+    : %empty                                    { $$ = 0; }
+    | TYPE                                      { $$ = TK_TYPE; }
+    | PROCEDURE                                 { $$ = TK_PROCEDURE; }
+    | FUNCTION                                  { $$ = TK_FUNCTION; }
+    | REDUCTION                                 { $$ = TK_REDUCTION; }
+    | WTA                                       { $$ = TK_WTA; }
+    | MERGE                                     { $$ = TK_MERGE; }
+    | IF                                        { $$ = TK_IF; }
+    | REPEAT                                    { $$ = TK_REPEAT; }
     ;
 
 /* ==== Type definitions =================================================== */
@@ -264,21 +263,22 @@ EndKw
 /* TypeDef -> TYPE NewTypeId IS TypeDefBody END [TYPE] */
 TypeDef
     : TYPE TypeIdent IS TypeDefBody END EndKw   {
-          check_end(p, $6, TK_TYPE, false, "type definition", @1);
-          $$ = ast_type_def($2, $4.kind, $4.list, $4.array_size, $4.elem_type, @1);
+          check_end(p, $6, @6, TK_TYPE, false, "type definition", @1);
+          check_elements(p, $4, @5);
+          $$ = ast_type_def($2, $4->kind, drop_lost(p, $4->list), $4->array_size, $4->elem_type, @1);
       }
     ;
 
 TypeDefBody
-    : SYMBOLIC EnumIdList                       { $$ = (TypeBody){TDEF_SYMBOLIC, $2, NULL, {0}}; }
-    | SYMBOLIC EnumIdList ';'                   { $$ = (TypeBody){TDEF_SYMBOLIC, $2, NULL, {0}}; }
-    | RECORD ElemList                           { $$ = (TypeBody){TDEF_RECORD, $2, NULL, {0}}; }
-    | NODE NodeElemList                         { $$ = (TypeBody){TDEF_NODE, $2, NULL, {0}}; }
-    | CONNECTION ElemList                       { $$ = (TypeBody){TDEF_CONNECTION, $2, NULL, {0}}; }
-    | NETWORK ElemList                          { $$ = (TypeBody){TDEF_NETWORK, $2, NULL, {0}}; }
-    | ARRAY Expression OF TypeIdent             { $$ = (TypeBody){TDEF_ARRAY, {0}, $2, $4}; }
-    | ARRAY '[' Expression ']' OF TypeIdent     { $$ = (TypeBody){TDEF_ARRAY, {0}, $3, $6}; } /* lenient */
-    | GROUP OF TypeIdent                        { $$ = (TypeBody){TDEF_GROUP, {0}, NULL, $3}; }
+    : SYMBOLIC EnumIdList                       { $$ = type_body(p, TDEF_SYMBOLIC, $2, NULL, no_ident(@1)); }
+    | SYMBOLIC EnumIdList ';'                   { $$ = type_body(p, TDEF_SYMBOLIC, $2, NULL, no_ident(@1)); }
+    | RECORD ElemList                           { $$ = type_body(p, TDEF_RECORD, $2, NULL, no_ident(@1)); }
+    | NODE NodeElemList                         { $$ = type_body(p, TDEF_NODE, $2, NULL, no_ident(@1)); }
+    | CONNECTION ElemList                       { $$ = type_body(p, TDEF_CONNECTION, $2, NULL, no_ident(@1)); }
+    | NETWORK ElemList                          { $$ = type_body(p, TDEF_NETWORK, $2, NULL, no_ident(@1)); }
+    | ARRAY Expression OF TypeIdent             { $$ = type_body(p, TDEF_ARRAY, (PtrVec){0}, $2, $4); }
+    | ARRAY '[' Expression ']' OF TypeIdent     { $$ = type_body(p, TDEF_ARRAY, (PtrVec){0}, $3, $6); } /* lenient */
+    | GROUP OF TypeIdent                        { $$ = type_body(p, TDEF_GROUP, (PtrVec){0}, NULL, $3); }
     ;
 
 EnumIdList
@@ -286,9 +286,11 @@ EnumIdList
     | EnumIdList ',' Ident                      { $$ = append(p, $1, ast_ident_new($3)); }
     ;
 
+/* Element lists must not be empty; the empty one parses so that
+   check_elements can say so (and recovery does not eat the next part). */
 ElemList
-    : ElemItem                                  { $$ = append(p, (PtrVec){0}, $1); }
-    | ElemList ElemItem                         { $$ = append(p, $1, $2); }
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | ElemList ElemItem                         { $$ = append_item(p, $1, $2); }
     ;
 
 ElemItem
@@ -298,8 +300,8 @@ ElemItem
     ;
 
 NodeElemList
-    : NodeElemItem                              { $$ = append(p, (PtrVec){0}, $1); }
-    | NodeElemList NodeElemItem                 { $$ = append(p, $1, $2); }
+    : %empty                                    { $$ = (PtrVec){0}; }
+    | NodeElemList NodeElemItem                 { $$ = append_item(p, $1, $2); }
     ;
 
 NodeElemItem
@@ -352,7 +354,7 @@ IdList
 /* MergeProcDef -> MERGE IS Statements END [MERGE] */
 MergeProcDef
     : MERGE IS Statements END EndKw             {
-          check_end(p, $5, TK_MERGE, false, "merge procedure", @1);
+          check_end(p, $5, @5, TK_MERGE, false, "merge procedure", @1);
           $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, $3, @1);
       }
     ;
@@ -375,21 +377,21 @@ AccessType
    (global and object procedures have the same form) */
 ProcedureDef
     : PROCEDURE Ident SubrDesc EndKw            {
-          check_end(p, $4, TK_PROCEDURE, $3.external, "procedure", @1);
-          $$ = ast_subr_def(DECL_PROC, $2, no_ident(@1), $3.params, $3.external, $3.body, @1);
+          check_end(p, $4, @4, TK_PROCEDURE, $3->external, "procedure", @1);
+          $$ = ast_subr_def(DECL_PROC, $2, no_ident(@1), $3->params, $3->external, $3->body, @1);
       }
     ;
 
 FunctionDef
     : TypeIdent FUNCTION Ident SubrDesc EndKw   {
-          check_end(p, $5, TK_FUNCTION, $4.external, "function", @2);
-          $$ = ast_subr_def(DECL_FUNC, $3, $1, $4.params, $4.external, $4.body, @1);
+          check_end(p, $5, @5, TK_FUNCTION, $4->external, "function", @2);
+          $$ = ast_subr_def(DECL_FUNC, $3, $1, $4->params, $4->external, $4->body, @1);
       }
     ;
 
 SubrDesc
-    : ParamList IS Statements END               { $$ = (SubrBody){$1, false, $3, @4}; }
-    | ParamList IS EXTERNAL                     { $$ = (SubrBody){$1, true, NULL, @3}; }
+    : ParamList IS Statements END               { $$ = subr_body(p, $1, false, $3); }
+    | ParamList IS EXTERNAL                     { $$ = subr_body(p, $1, true, NULL); }
     ;
 
 ParamList
@@ -409,14 +411,14 @@ ParamsDef
 
 ReductionFunctionDef
     : TypeIdent REDUCTION Ident IS Statements END EndKw {
-          check_end(p, $7, TK_REDUCTION, false, "reduction function", @2);
+          check_end(p, $7, @7, TK_REDUCTION, false, "reduction function", @2);
           $$ = ast_subr_def(DECL_REDUCTION, $3, $1, (PtrVec){0}, false, $5, @1);
       }
     ;
 
 WtaFunctionDef
     : TypeIdent WTA Ident IS Statements END EndKw {
-          check_end(p, $7, TK_WTA, false, "WTA function", @2);
+          check_end(p, $7, @7, TK_WTA, false, "WTA function", @2);
           $$ = ast_subr_def(DECL_WTA, $3, $1, (PtrVec){0}, false, $5, @1);
       }
     ;
@@ -491,7 +493,7 @@ ArgumentList
 /* IfStmt -> IF Expression THEN Statements ElsePart END [IF] */
 IfStmt
     : IF Expression THEN Statements ElsePart END EndKw {
-          check_end(p, $7, TK_IF, false, "'IF' statement", @1);
+          check_end(p, $7, @7, TK_IF, false, "'IF' statement", @1);
           $$ = ast_if(prepend(p, ast_if_arm($2, $4, @1), $5.arms), $5.else_body, @1);
       }
     | IF error THEN Statements ElsePart END EndKw { $$ = NULL; }
@@ -510,16 +512,16 @@ ElsePart
              | FOR Object := Expression ForStep Expression REPEAT ... */
 LoopStmt
     : REPEAT Statements OptUntil END EndKw      {
-          check_end(p, $5, TK_REPEAT, false, "loop", @1);
+          check_end(p, $5, @5, TK_REPEAT, false, "loop", @1);
           $$ = ast_loop(NULL, $2, $3, @1);
       }
     | WHILE Expression REPEAT Statements OptUntil END EndKw {
-          check_end(p, $7, TK_REPEAT, false, "loop", @1);
+          check_end(p, $7, @7, TK_REPEAT, false, "loop", @1);
           $$ = ast_loop($2, $4, $5, @1);
       }
     | WHILE error REPEAT Statements OptUntil END EndKw { $$ = NULL; }
     | FOR Object ASSIGN Expression ForStep Expression REPEAT Statements OptUntil END EndKw {
-          check_end(p, $11, TK_REPEAT, false, "loop", @1);
+          check_end(p, $11, @11, TK_REPEAT, false, "loop", @1);
           $$ = ast_for($2, $4, $5, $6, $8, $9, @1);
       }
     | FOR error REPEAT Statements OptUntil END EndKw { $$ = NULL; }
@@ -633,9 +635,9 @@ UnaryOp
 E12
     : '(' Expression ')'                        { $$ = $2; }
     | Object
-    | INTDEN                                    { $$ = ast_int($1.int_value, @1); }
-    | REALDEN                                   { $$ = ast_real($1.real_value, $1.spelling, @1); }
-    | STRDEN                                    { $$ = ast_string($1.bytes, $1.len, $1.spelling, @1); }
+    | INTDEN                                    { $$ = ast_int($1.u.int_value, @1); }
+    | REALDEN                                   { $$ = ast_real($1.u.real_value, $1.text, @1); }
+    | STRDEN                                    { $$ = ast_string($1.u.str.bytes, $1.u.str.len, $1.text, @1); }
     | Ident '(' ArgumentList ')'                { $$ = ast_call($1, $3, @1); }
     | ObjCall
     ;
@@ -687,6 +689,22 @@ static PtrVec append(Parser *p, PtrVec list, void *item)
     if (item) /* NULL: an item lost to error recovery */
         vec_push(p->arena, &list, item);
     return list;
+}
+
+/* Element lists keep a NULL for an element lost to error recovery until
+ * check_elements has seen them: such a list is not empty. */
+static PtrVec append_item(Parser *p, PtrVec list, void *item)
+{
+    vec_push(p->arena, &list, item);
+    return list;
+}
+
+static PtrVec drop_lost(Parser *p, PtrVec list)
+{
+    PtrVec v = {0};
+    for (int i = 0; i < list.len; i++)
+        v = append(p, v, list.items[i]);
+    return v;
 }
 
 static PtrVec prepend(Parser *p, void *item, PtrVec list)
@@ -743,6 +761,20 @@ static Block *block_recovered(Parser *p, Block *b)
     return b;
 }
 
+static TypeBody *type_body(Parser *p, TypeDefKind kind, PtrVec list, Expr *size, Ident elem)
+{
+    TypeBody *b = arena_alloc(p->arena, sizeof *b);
+    *b = (TypeBody){kind, list, size, elem};
+    return b;
+}
+
+static SubrBody *subr_body(Parser *p, PtrVec params, bool external, Block *body)
+{
+    SubrBody *b = arena_alloc(p->arena, sizeof *b);
+    *b = (SubrBody){params, external, body};
+    return b;
+}
+
 static Ident no_ident(Loc loc)
 {
     return (Ident){NULL, loc};
@@ -755,17 +787,27 @@ static int bare_len(const char *name)
     return (int)strlen(name) - 2;
 }
 
-static void check_end(Parser *p, EndKw kw, int want, bool after_external,
+static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_external,
                       const char *what, Loc opened)
 {
     (void)p;
-    if (kw.token == 0 || kw.token == want)
+    if (kw == 0 || kw == want)
         return;
-    const char *got = lex_token_name(kw.token), *exp = lex_token_name(want);
+    const char *got = lex_token_name(kw), *exp = lex_token_name(want);
     const char *lead = after_external ? "EXTERNAL" : "END";
-    diag_error(kw.loc, "'%s %.*s' does not match the %s at line %d (write '%s' or '%s %.*s')",
+    diag_error(kw_loc, "'%s %.*s' does not match the %s at line %d (write '%s' or '%s %.*s')",
                lead, bare_len(got), got + 1, what, opened.line, lead, lead,
                bare_len(exp), exp + 1);
+}
+
+static void check_elements(Parser *p, const TypeBody *body, Loc end)
+{
+    (void)p;
+    bool has_list = body->kind == TDEF_RECORD || body->kind == TDEF_NODE
+                    || body->kind == TDEF_CONNECTION || body->kind == TDEF_NETWORK;
+    if (has_list && body->list.len == 0)
+        diag_error(end, "a %s type needs at least one element before 'END'",
+                   ast_typedef_spelling(body->kind));
 }
 
 /* The innermost construct still waiting for its END: found by walking the
@@ -850,6 +892,23 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(list, sizeof list, "an expression");
     }
 
+    const char *hint = "";
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    bool operand_expected = has_token(expected, n, TK_INTDEN);
+    if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
+                             || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
+                             || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))
+        hint = " (the operand of a unary operator is a primary: use parentheses)";
+    else if (!operand_expected && !has_token(expected, n, TK_ASSIGN)
+             && (la == YYTRANSLATE('=') || la == YYTRANSLATE(TK_NE) || la == YYTRANSLATE('<')
+                 || la == YYTRANSLATE('>') || la == YYTRANSLATE(TK_LE)
+                 || la == YYTRANSLATE(TK_GE) || la == YYTRANSLATE(TK_IN)))
+        hint = " (comparisons do not associate: use parentheses)";
+    else if (!operand_expected && la == YYTRANSLATE(TK_DOTS))
+        hint = " (an interval has one '...': use parentheses)";
+    else if (!operand_expected && la == YYTRANSLATE('?'))
+        hint = " (a nested '?:' needs parentheses)";
+
     int opener;
     Loc opened;
     char note[96] = "";
@@ -858,9 +917,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                  bare_len(lex_token_name(opener)), lex_token_name(opener) + 1,
                  opened.line);
     if (list[0])
-        diag_error(loc, "expected %s before %s%s", list, what, note);
+        diag_error(loc, "expected %s before %s%s%s", list, what, note, hint);
     else
-        diag_error(loc, "unexpected %s%s", what, note);
+        diag_error(loc, "unexpected %s%s%s", what, note, hint);
     return 0;
 }
 

@@ -83,10 +83,11 @@ SourceFile *source_read(const char *path, const char **why)
         }
     }
     bool failed = ferror(fp);
+    int err = errno;
     fclose(fp);
     if (failed) {
         free(buf);
-        *why = "read error";
+        *why = err ? strerror(err) : "read error";
         return NULL;
     }
     SourceFile *f = source_from_string(path, buf, len);

@@ -1,27 +1,40 @@
 #!/bin/sh
-# suite-errors.sh -- golden diagnostics: every tests/errors/NAME.nn must make
-# `cupitc -fsyntax-only` exit with status 1 and print exactly NAME.err on
-# stderr (NO_COLOR=1, run from the repository root with the relative path).
+# suite-errors.sh -- golden tests of diagnostics.
+#
+# For every tests/errors/NAME.nn, `cupitc -fsyntax-only NAME.nn` (run inside
+# tests/errors, so messages start with "NAME.nn:line:col") must exit with
+# status 1 and write exactly tests/errors/NAME.err to stderr.
+# GOLDEN_UPDATE=1 rewrites the .err files instead (review the diff!).
 set -u
-: "${BUILD:=build}" "${CUPITC:=$BUILD/bin/cupitc}"
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-for src in tests/errors/*.nn; do
-    [ -f "$src" ] || continue
-    name=$(basename "$src" .nn)
-    exp="tests/errors/$name.err"
-    if [ ! -f "$exp" ]; then
-        echo "FAIL $name: missing $exp"
-        continue
-    fi
-    NO_COLOR=1 "$CUPITC" -fsyntax-only "$src" >/dev/null 2>"$out"
+ROOT=$(pwd)
+: "${CUPITC:=build/bin/cupitc}"
+case $CUPITC in
+/*) ;;
+*) CUPITC=$ROOT/$CUPITC ;;
+esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1
+
+cd tests/errors || { echo "FAIL errors: no tests/errors directory"; exit 1; }
+for f in *.nn; do
+    [ -f "$f" ] || continue
+    name=errors/${f%.nn}
+    expected=${f%.nn}.err
+    "$CUPITC" -fsyntax-only "$f" >"$tmp/out" 2>"$tmp/err"
     status=$?
+    if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+        cp "$tmp/err" "$expected"
+    fi
     if [ "$status" -ne 1 ]; then
-        echo "FAIL $name: exit status $status, expected 1"
-    elif ! diff -u "$exp" "$out" >/dev/null; then
-        echo "FAIL $name: diagnostics differ"
-        diff -u "$exp" "$out" | head -n 20
-    else
+        echo "FAIL $name: exit status $status, want 1"
+        head -n 10 "$tmp/err"
+    elif [ ! -f "$expected" ]; then
+        echo "FAIL $name: expected diagnostics $expected missing"
+    elif diff -u "$expected" "$tmp/err" >"$tmp/diff"; then
         echo "ok $name"
+    else
+        echo "FAIL $name: diagnostics differ from $expected"
+        head -n 30 "$tmp/diff"
     fi
 done

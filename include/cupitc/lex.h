@@ -14,14 +14,17 @@
 #include "cupitc/ast.h"
 #include "cupitc/diag.h"
 
-/* The value of one token. */
+/* The value of one token (kept small: the parser copies it often). */
 typedef struct LexToken {
-    Ident ident;          /* identifiers: interned name and location */
-    uint64_t int_value;   /* integer denoters (saturated when too large) */
-    double real_value;    /* real denoters */
-    const char *spelling; /* denoters: source text (strings with quotes) */
-    const char *bytes;    /* string denoters: decoded, NUL-terminated */
-    int len;              /* string denoters: decoded length */
+    const char *text; /* identifiers: interned name; reals, strings: spelling */
+    union {
+        uint64_t int_value; /* integer denoters (clamped when too large) */
+        double real_value;  /* real denoters */
+        struct {
+            const char *bytes; /* decoded, NUL-terminated */
+            int len;           /* decoded length (may include NULs) */
+        } str;              /* string denoters */
+    } u;
 } LexToken;
 
 typedef struct Lexer {

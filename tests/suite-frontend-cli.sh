@@ -1,0 +1,58 @@
+#!/bin/sh
+# suite-frontend-cli.sh -- the driver's front-end options and exit statuses:
+# 0 success, 1 errors in the input, 2 usage errors.
+set -u
+: "${CUPITC:=build/bin/cupitc}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1
+
+# expect NAME STATUS PATTERN-IN-OUTPUT ARGS...: stdout and stderr together
+expect() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    "$CUPITC" "$@" >"$tmp/out" 2>&1
+    status=$?
+    if [ "$status" -ne "$want" ]; then
+        echo "FAIL cli/$name: exit status $status, want $want"
+        head -n 5 "$tmp/out"
+    elif [ -n "$pattern" ] && ! grep -q -e "$pattern" "$tmp/out"; then
+        echo "FAIL cli/$name: output lacks '$pattern'"
+        head -n 5 "$tmp/out"
+    else
+        echo "ok cli/$name"
+    fi
+}
+
+expect help 0 '--dump-parse' --help
+expect version 0 '^cupitc [0-9]' --version
+expect unknown-option 2 "unknown option '--bogus'" --bogus tests/parse/data.nn
+expect no-input 2 'no input file' -fsyntax-only
+expect bad-error-limit 2 "invalid value in '-ferror-limit=x'" -ferror-limit=x tests/parse/data.nn
+expect missing-o-argument 2 "missing file name after '-o'" tests/parse/data.nn -o
+expect two-inputs 2 'more than one CuPit source file' tests/parse/data.nn tests/parse/types.nn
+expect missing-file 1 "cannot read '$tmp/none.nn': No such file or directory" -fsyntax-only "$tmp/none.nn"
+expect directory 1 "cannot read 'tests': Is a directory" -fsyntax-only tests
+# -fsyntax-only also runs semantic analysis, so the good files are legal programs
+expect syntax-ok 0 '' -fsyntax-only tests/sema/all-constructs.nn
+expect syntax-error 1 'error: expected' -fsyntax-only tests/errors/s05-missing-semicolon.nn
+expect dump-parse 0 '^  procedure program @2:1' --dump-parse tests/parse/statements.nn
+
+# an empty diagnostic stream for a good file
+"$CUPITC" -fsyntax-only tests/sema/dump-types.nn >"$tmp/out" 2>&1
+if [ -s "$tmp/out" ]; then echo "FAIL cli/quiet-when-ok: output on a good file"; else echo "ok cli/quiet-when-ok"; fi
+
+# --dump-parse prints nothing to stdout when the input has errors
+"$CUPITC" --dump-parse tests/errors/s05-missing-semicolon.nn >"$tmp/out" 2>/dev/null
+if [ $? -eq 1 ] && [ ! -s "$tmp/out" ]; then echo "ok cli/no-dump-on-error"; else echo "FAIL cli/no-dump-on-error"; fi
+
+# -ferror-limit: the first N errors, then one note; 0 means no limit
+"$CUPITC" -ferror-limit=2 -fsyntax-only tests/errors/syn-multiple-errors.nn >"$tmp/out" 2>&1
+errors=$(grep -c ': error: ' "$tmp/out")
+notes=$(grep -c 'note: too many errors emitted, stopping now (-ferror-limit=2)' "$tmp/out")
+if [ "$errors" -eq 2 ] && [ "$notes" -eq 1 ]; then echo "ok cli/error-limit"; else
+    echo "FAIL cli/error-limit: $errors errors, $notes notes"; fi
+"$CUPITC" -ferror-limit=0 -fsyntax-only tests/errors/syn-multiple-errors.nn >"$tmp/out" 2>&1
+errors=$(grep -c ': error: ' "$tmp/out")
+if [ "$errors" -eq 7 ] && ! grep -q 'too many' "$tmp/out"; then echo "ok cli/no-error-limit"; else
+    echo "FAIL cli/no-error-limit: $errors errors"; fi
