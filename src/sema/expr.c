@@ -549,7 +549,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
         e->type = t; /* identity */
         e->cat = VC_VALUE;
         sema_fold(c, e);
-        return t;
+        return e->type;
     }
     switch (t->kind) {
     case TY_INT1: case TY_INT2: case TY_INT: case TY_REAL:
@@ -557,7 +557,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
             e->type = t;
             e->cat = VC_VALUE;
             sema_fold(c, e);
-            return t;
+            return e->type;
         }
         break;
     case TY_INTERVAL1: case TY_INTERVAL2: case TY_INTERVAL: case TY_REALERVAL:
