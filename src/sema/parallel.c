@@ -329,7 +329,10 @@ void sema_replicate(Ctx *c, Stmt *s)
             return;
         }
         s->sem_flags |= SEMF_LEVEL_NET;
-        integral_count(c, count, true, "REPLICATE");
+        if (integral_count(c, count, true, "REPLICATE") && count->is_const &&
+            count->const_int < 1)
+            diag_error(count->loc, "a network can only be replicated INTO a count of at "
+                       "least 1, not %lld", (long long)count->const_int);
         return;
     }
     if (c->kind != CTX_NODEP && c->kind != CTX_CONP) {
@@ -344,6 +347,9 @@ void sema_replicate(Ctx *c, Stmt *s)
     s->sem_flags |= c->kind == CTX_NODEP ? SEMF_LEVEL_NODE : SEMF_LEVEL_CONN;
     if (!integral_count(c, count, false, "REPLICATE"))
         return;
+    if (c->kind == CTX_NODEP && count->is_const && count->const_int < 0)
+        diag_error(count->loc, "a node cannot be replicated INTO a negative count (%lld)",
+                   (long long)count->const_int);
     if (c->kind == CTX_CONP && count->is_const && count->const_int != 0 &&
         count->const_int != 1)
         diag_error(count->loc, "a connection can only be replicated INTO 0 (delete it) "

@@ -61,6 +61,11 @@ static void assignment(Ctx *c, Stmt *s)
         return;
     if (!sema_check_writable(c, target, "assign to", ""))
         return;
+    if (tt->kind == TY_CONNECTION) {
+        diag_error(target->loc, "a connection can only be assigned through connection "
+                   "addressing: (a --> b) := ...");
+        return;
+    }
     if (type_is_error(vt))
         return;
     if (op == ASSIGN_SET) {
