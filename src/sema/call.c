@@ -46,6 +46,14 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
     for (int i = 0; i < n; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
         Symbol *f = VEC_AT(callee->params, i, Symbol);
+        if (f->access == ACCESS_CONST && type_is_node_array(f->type)) {
+            /* EXTERNAL subroutines may take a whole node array (§2.4) */
+            Type *t = sema_analyze_expr(c, a);
+            if (!type_is_error(t) && (a->cat != VC_OBJECT || t != f->type))
+                diag_error(a->loc, "argument %d of '%s' must be a node array of type %s",
+                           i + 1, callee->name, f->type->name);
+            continue;
+        }
         if (f->access == ACCESS_CONST) {
             Type *t = sema_value(c, a);
             if (!type_is_error(t) && !type_is_error(f->type) &&

@@ -483,6 +483,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
                 m->defined = true;
                 m->index = t->ifaces.len;
                 vec_push(si->arena, &t->ifaces, m);
+                if (!d->sym)
+                    d->sym = m;
             }
             break;
         }
