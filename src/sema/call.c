@@ -87,12 +87,31 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
     }
 }
 
+/* Explains why a subroutine belongs to the central agent (§5.1). */
+static void note_ca_reason(const Symbol *s)
+{
+    if (s->mentions_network) {
+        diag_note(s->loc, "'%s' belongs to the central agent because it uses a network "
+                  "variable", s->name);
+        return;
+    }
+    for (int i = 0; i < s->callees.len; i++) {
+        const Symbol *callee = VEC_AT(s->callees, i, Symbol);
+        if (callee->is_central_agent) {
+            diag_note(s->loc, "'%s' belongs to the central agent because it calls '%s', "
+                      "which does", s->name, callee->name);
+            return;
+        }
+    }
+    note_declared(s);
+}
+
 void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
 {
     if (ctx_is_parallel(c) && callee->is_central_agent) {
         diag_error(at, "'%s' belongs to the central agent and cannot be called from %s",
                    callee->name, sema_ctx_desc(c));
-        note_declared(callee);
+        note_ca_reason(callee);
         return;
     }
     /* Bodies are analysed one at a time, so remembering the last caller is
