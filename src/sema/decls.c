@@ -309,8 +309,6 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 /* Sets up ME/YOU/INDEX for the body of sym (§5.3) and analyses it. */
 static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
 {
-    if (sym->external || !d->u.subr.body)
-        return;
     Ctx c = {0};
     c.si = si;
     c.subr = sym;
@@ -338,6 +336,8 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
         break;
     }
     sym->context = c.kind;
+    if (sym->external || !d->u.subr.body)
+        return;
     sema_block(&c, d->u.subr.body);
     if (is_function_kind(sym->kind)) {
         Loc blame = d->u.subr.name.loc;
