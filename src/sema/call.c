@@ -291,6 +291,8 @@ static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
     return sema_check_writable(c, obj, "call a procedure on", "");
 }
 
+/* ObjectProcedureCall -> Object "." ObjectProcedureId "(" ArgumentList ")";
+ * also object function calls (§5.2, §6.4) */
 static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
 {
     Expr *obj = e->u.objcall.obj;

@@ -137,6 +137,7 @@ static Type *name_expr(Ctx *c, Expr *e)
     }
 }
 
+/* Object -> ME (§6.1, §5.3) */
 static Type *me_expr(Ctx *c, Expr *e)
 {
     if (!c->me_type) {
@@ -149,6 +150,7 @@ static Type *me_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> YOU: MERGE, reduction and WTA bodies only, always CONST */
 static Type *you_expr(Ctx *c, Expr *e)
 {
     if (!c->you_type) {
@@ -162,6 +164,7 @@ static Type *you_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> INDEX: Int CONST in network and node subroutines */
 static Type *index_expr(Ctx *c, Expr *e)
 {
     if (!c->index_ok) {
@@ -227,7 +230,7 @@ static Type *select_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
-static bool check_subscriptable_base(Ctx *c, Expr *obj, Loc at)
+static bool check_subscriptable_base(const Expr *obj, Loc at)
 {
     if (obj->cat == VC_PV || obj->cat == VC_PVS) {
         diag_error(at, "a parallel variable cannot be subscripted");
@@ -237,10 +240,10 @@ static bool check_subscriptable_base(Ctx *c, Expr *obj, Loc at)
         diag_error(at, "a connection address cannot be subscripted");
         return false;
     }
-    (void)c;
     return true;
 }
 
+/* Object -> Object "[" Expression "]": element or slice by the index type (§6.3) */
 static Type *subscript_expr(Ctx *c, Expr *e)
 {
     Expr *obj = e->u.subscript.obj, *idx = e->u.subscript.index;
@@ -248,7 +251,7 @@ static Type *subscript_expr(Ctx *c, Expr *e)
     Type *it = sema_value(c, idx);
     if (type_is_error(ot))
         return error_type(c, e);
-    if (!check_subscriptable_base(c, obj, idx->loc))
+    if (!check_subscriptable_base(obj, idx->loc))
         return error_type(c, e);
     if (sema_is_iface(obj)) {
         diag_error(idx->loc, "interface '%s' cannot be subscripted; only '%s[]' "
@@ -285,13 +288,15 @@ static Type *subscript_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> Object "[" "]": the all-slice of a node collection, interface or
+ * network variable (§6.3) */
 static Type *allslice_expr(Ctx *c, Expr *e)
 {
     Expr *obj = e->u.allslice.obj;
     Type *ot = sema_analyze_expr(c, obj);
     if (type_is_error(ot))
         return error_type(c, e);
-    if (!check_subscriptable_base(c, obj, e->loc))
+    if (!check_subscriptable_base(obj, e->loc))
         return error_type(c, e);
     e->read_only = obj->read_only;
     e->cat = VC_PV;
@@ -436,6 +441,7 @@ Type *sema_binary_type(Ctx *c, Op op, Type *a, Type *b, Loc at, const char *spel
     }
 }
 
+/* E11 -> NOT | BITNOT | - | MIN | MAX | RANDOM  E12 (§9) */
 static Type *unary_expr(Ctx *c, Expr *e)
 {
     Type *a = sema_value(c, e->u.unary.operand);
@@ -463,6 +469,7 @@ static Type *unary_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* E2..E10 -> E op E (§9) */
 static Type *binary_expr(Ctx *c, Expr *e)
 {
     Type *a = sema_value(c, e->u.binary.lhs);
@@ -477,6 +484,7 @@ static Type *binary_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* E1 -> E2 "?" E2 ":" E2: Bool condition, compatible branches (§9) */
 static Type *ternary_expr(Ctx *c, Expr *e)
 {
     Expr *cond = e->u.ternary.cond;
@@ -532,6 +540,7 @@ static Type *constructor(Ctx *c, Expr *e, Type *t)
     return t;
 }
 
+/* E11 -> TypeId "(" ExprList ")": conversion or constructor (§2.6) */
 static Type *convert_expr(Ctx *c, Expr *e)
 {
     Type *t = sema_resolve_type(c, e->u.convert.type);
@@ -602,6 +611,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
     return error_type(c, e);
 }
 
+/* E11 -> MAXINDEX "(" Object ")" (§9) */
 static Type *maxindex_expr(Ctx *c, Expr *e)
 {
     Expr *o = e->u.maxindex.obj;

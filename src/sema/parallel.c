@@ -128,6 +128,7 @@ static Symbol *combined_element(Ctx *c, Stmt *s, Expr *pv, Ident elem, const cha
     return data_element(c, et, elem, stmt);
 }
 
+/* ReductionStmt -> REDUCTION Object ":" ReductionFunctionId INTO Object (§8.4) */
 void sema_reduction(Ctx *c, Stmt *s)
 {
     Expr *pvs = s->u.reduction.pvs, *into = s->u.reduction.into;
@@ -165,6 +166,8 @@ void sema_reduction(Ctx *c, Stmt *s)
                    "type %s (the types must be identical)", op->type->name, xt->name);
 }
 
+/* WtaStmt -> WTA Object "." ElementName ":" WtaFunctionId ObjectProcedureId
+ *            "(" ArgumentList ")" (§8.5) */
 void sema_wta(Ctx *c, Stmt *s)
 {
     Expr *pv = s->u.wta.pv;
@@ -281,6 +284,8 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
     return d;
 }
 
+/* InputAssignment -> Object "<--" Object; OutputAssignment -> Object "-->"
+ * Object (§8.2) */
 void sema_io_assign(Ctx *c, Stmt *s)
 {
     const char *arrow = s->kind == STMT_INPUT ? "<--" : "-->";
@@ -318,6 +323,7 @@ static bool integral_count(Ctx *c, Expr *count, bool interval_ok, const char *st
     return false;
 }
 
+/* DataAllocationStmt -> REPLICATE Object INTO Expression (§8.7) */
 void sema_replicate(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.replicate.obj, *count = s->u.replicate.count;
@@ -356,6 +362,7 @@ void sema_replicate(Ctx *c, Stmt *s)
                    "or 1, not %lld", (long long)count->const_int);
 }
 
+/* DataAllocationStmt -> EXTEND Object BY Expression (§8.8) */
 void sema_extend(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.replicate.obj;
@@ -417,6 +424,8 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
     return i->type;
 }
 
+/* DataAllocationStmt -> CONNECT Object TO Object | DISCONNECT Object FROM
+ * Object (§8.9) */
 void sema_connect(Ctx *c, Stmt *s)
 {
     const char *stmt = s->kind == STMT_CONNECT ? "CONNECT" : "DISCONNECT";
@@ -432,6 +441,7 @@ void sema_connect(Ctx *c, Stmt *s)
                    "(%s and %s)", stmt, a->name, b->name);
 }
 
+/* MergeStmt -> MERGE Object (§8.10) */
 void sema_merge_stmt(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.merge.obj;

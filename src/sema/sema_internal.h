@@ -135,7 +135,4 @@ SubrContext sema_object_context(TypeKind owner, bool is_function);
 /* §5.1 fixpoint over all global subroutines (after analysis). */
 void sema_classify_central_agent(SemaInfo *si);
 
-/* ---- shared helpers ---- */
-static inline Loc sema_expr_loc(const Expr *e) { return e->loc; }
-
 #endif
