@@ -8,8 +8,8 @@
 #include "cupitc/lex.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,6 +323,8 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         "(*"           { lex_comment(lx); continue; }
         ["]            { return lex_string(lx, val, *loc); }
 
+        /* ORDER KEYWORDS: the 59 keywords (parser.y declares the same list);
+           a keyword beats `allcaps` on a match of the same length. */
         "AND"          { return TK_AND; }
         "ARRAY"        { return TK_ARRAY; }
         "BITAND"       { return TK_BITAND; }
