@@ -149,6 +149,10 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
             if (sym) {
                 diag_error(f.loc, "'%s' is used before its definition", f.name);
                 diag_note(sym->loc, "'%s' is defined here", f.name);
+            } else if (c->me_type && c->me_type->members &&
+                       sema_scope_find(c->me_type->members, f.name)) {
+                diag_error(f.loc, "'%s' belongs to type '%s' and must be called on an "
+                           "object: write ME.%s (...)", f.name, c->me_type->name, f.name);
             } else {
                 diag_error(f.loc, "undefined procedure or function '%s'", f.name);
             }
