@@ -373,6 +373,26 @@ START_TEST(test_sema_symbols_and_scopes)
 }
 END_TEST
 
+START_TEST(test_sema_convert_kinds)
+{
+    ck_assert_int_eq(analyze(
+        "TYPE R IS RECORD Int a; Real b; END;\n"
+        "PROCEDURE program () IS\n"
+        "  Int VAR k; Real VAR r; Interval VAR i; Interval1 VAR j; R VAR x;\n"
+        "  k := Int (k); r := Real (k); i := Interval (j); j := Interval1 (0, 5);\n"
+        "  x := R (k, r);\n"
+        "END;\n"), 0);
+    Decl *main = global("program")->decl;
+    static const ConvertKind want[] = {
+        CONV_IDENTITY, CONV_NUMERIC, CONV_INTERVAL, CONV_MAKE_INTERVAL, CONV_RECORD,
+    };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(sema_convert_kind(stmt_at(main, i)->u.assign.value), want[i]);
+    Expr *folded = stmt_at(main, 1)->u.assign.value;
+    ck_assert(!folded->is_const); /* k is a variable */
+}
+END_TEST
+
 START_TEST(test_sema_one_error_per_mistake)
 {
     /* an undefined name: one message, no follow-on errors */
@@ -410,7 +430,7 @@ static Suite *sema_suite(void)
     };
     const TTest *const annotations[] = {
         test_sema_call_kinds_and_categories, test_sema_symbols_and_scopes,
-        test_sema_one_error_per_mistake, NULL,
+        test_sema_convert_kinds, test_sema_one_error_per_mistake, NULL,
     };
     Suite *s = suite_create("sema");
     add_case(s, "compatibility", true, compatibility);
