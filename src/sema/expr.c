@@ -640,7 +640,24 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
 
 /* ---- entry points -------------------------------------------------------- */
 
+static Type *analyze_kind(Ctx *c, Expr *e);
+
 Type *sema_analyze_expr(Ctx *c, Expr *e)
+{
+    if (c->depth >= SEMA_MAX_DEPTH) {
+        if (!c->too_deep)
+            diag_error(e->loc, "expression nested too deeply (more than %d levels)",
+                       SEMA_MAX_DEPTH);
+        c->too_deep = true;
+        return error_type(c, e);
+    }
+    c->depth++;
+    Type *t = analyze_kind(c, e);
+    c->depth--;
+    return t;
+}
+
+static Type *analyze_kind(Ctx *c, Expr *e)
 {
     switch (e->kind) {
     case EXPR_INT: {

@@ -27,7 +27,13 @@ typedef struct Ctx {
     bool index_ok;         /* INDEX allowed (network and node subroutines) */
     int loop_depth;        /* enclosing loops, for BREAK */
     Scope *undefined;      /* names already reported as undefined here */
+    int depth;             /* expression nesting, bounded by SEMA_MAX_DEPTH */
+    bool too_deep;         /* the nesting limit was reported in this body */
 } Ctx;
+
+/* Expressions are analysed recursively; deeper trees (e.g. a chain of
+ * 10000 '+') are rejected instead of exhausting the stack. */
+enum { SEMA_MAX_DEPTH = 5000 };
 
 /* ---- scope.c ---- */
 Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent);
