@@ -414,6 +414,22 @@ static void add_case(Suite *s, const char *name, bool fixture, const TTest *cons
     suite_add_tcase(s, tc);
 }
 
+START_TEST(test_sema_nesting_limit)
+{
+    /* a left-deep chain deeper than the limit is one error, not a crash */
+    size_t terms = 6000, cap = terms * 4 + 128;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    size_t n = (size_t)snprintf(text, cap, "PROCEDURE program () IS Int VAR x; x := x");
+    for (size_t i = 1; i < terms; i++)
+        n += (size_t)snprintf(text + n, cap - n, " + x");
+    snprintf(text + n, cap - n, "; END;\n");
+    ck_assert_int_eq(analyze(text), 1);
+    ck_assert(strstr(messages, "nested too deeply") != NULL);
+    free(text);
+}
+END_TEST
+
 static Suite *sema_suite(void)
 {
     const TTest *const compatibility[] = {
@@ -430,7 +446,8 @@ static Suite *sema_suite(void)
     };
     const TTest *const annotations[] = {
         test_sema_call_kinds_and_categories, test_sema_symbols_and_scopes,
-        test_sema_convert_kinds, test_sema_one_error_per_mistake, NULL,
+        test_sema_convert_kinds, test_sema_one_error_per_mistake, test_sema_nesting_limit,
+        NULL,
     };
     Suite *s = suite_create("sema");
     add_case(s, "compatibility", true, compatibility);
