@@ -459,6 +459,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
                 m->defined = true;
                 m->index = t->elems.len;
                 id->sym = m;
+                if (!d->sym)
+                    d->sym = m;
                 vec_push(si->arena, &t->elems, m);
                 if (type_is_node_collection(et))
                     vec_push(si->arena, &t->groups, m);
