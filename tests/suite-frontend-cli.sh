@@ -33,12 +33,13 @@ expect missing-o-argument 2 "missing argument after '-o'" tests/parse/data.nn -o
 expect two-inputs 2 'more than one CuPit source file' tests/parse/data.nn tests/parse/types.nn
 expect missing-file 1 "cannot read '$tmp/none.nn': No such file or directory" -fsyntax-only "$tmp/none.nn"
 expect directory 1 "cannot read 'tests': Is a directory" -fsyntax-only tests
-expect syntax-ok 0 '' -fsyntax-only tests/run/control.nn
+# -fsyntax-only also runs semantic analysis, so the good files are legal programs
+expect syntax-ok 0 '' -fsyntax-only tests/sema/all-constructs.nn
 expect syntax-error 1 'error: expected' -fsyntax-only tests/errors/s05-missing-semicolon.nn
 expect dump-parse 0 '^  procedure program @2:1' --dump-parse tests/parse/statements.nn
 
 # an empty diagnostic stream for a good file
-"$CUPITC" -fsyntax-only tests/run/network.nn >"$tmp/out" 2>&1
+"$CUPITC" -fsyntax-only tests/sema/dump-types.nn >"$tmp/out" 2>&1
 if [ -s "$tmp/out" ]; then echo "FAIL cli/quiet-when-ok: output on a good file"; else echo "ok cli/quiet-when-ok"; fi
 
 # --dump-parse prints nothing to stdout when the input has errors

@@ -1,7 +1,8 @@
 #!/bin/sh
 # suite-sema.sh -- legal programs: every tests/sema/NAME.nn and both report
 # examples must pass `cupitc -fsyntax-only` with no diagnostic; where
-# tests/sema/NAME.ast exists, `cupitc --dump-ast` must print exactly it.
+# tests/sema/NAME.ast (report-NAME.ast for the examples) exists,
+# `cupitc --dump-ast` must print exactly it.
 set -u
 : "${BUILD:=build}" "${CUPITC:=$BUILD/bin/cupitc}"
 ROOT=$(pwd)
@@ -20,21 +21,26 @@ check_clean() { # name file
     echo "ok $1"
 }
 
+check_dump() { # name source golden
+    [ -f "$3" ] || return 0
+    if NO_COLOR=1 "$CUPITC" --dump-ast "$2" >"$dump" 2>"$err" &&
+       diff -u "$3" "$dump" >/dev/null; then
+        echo "ok $1.ast"
+    else
+        echo "FAIL $1.ast: annotated dump differs"
+        diff -u "$3" "$dump" | head -n 20
+    fi
+}
+
 for src in tests/sema/*.nn; do
     [ -f "$src" ] || continue
     name=$(basename "$src" .nn)
     check_clean "sema/$name" "$src"
-    golden="tests/sema/$name.ast"
-    [ -f "$golden" ] || continue
-    if NO_COLOR=1 "$CUPITC" --dump-ast "$src" >"$dump" 2>"$err" &&
-       diff -u "$golden" "$dump" >/dev/null; then
-        echo "ok sema/$name.ast"
-    else
-        echo "FAIL sema/$name.ast: annotated dump differs"
-        diff -u "$golden" "$dump" | head -n 20
-    fi
+    check_dump "sema/$name" "$src" "tests/sema/$name.ast"
 done
 
 for ex in backprop features; do
-    check_clean "report-example/$ex" "$ROOT/../shared/report-examples/$ex.nn"
+    src="$ROOT/../shared/report-examples/$ex.nn"
+    check_clean "report-example/$ex" "$src"
+    check_dump "report-example/$ex" "$src" "tests/sema/report-$ex.ast"
 done

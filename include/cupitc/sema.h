@@ -118,6 +118,8 @@ struct Symbol {
     int uid;           /* unique in the program, in definition order */
     bool defined;      /* analysis has reached the definition (names used
                           earlier are "used before definition", §1.3) */
+    bool redefined;    /* a second definition of the name was reported: uses
+                          are not checked further (one error per mistake) */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -203,6 +205,7 @@ typedef struct SemaInfo {
     Symbol *program;   /* the procedure `program`, NULL if missing */
     Symbol *sym_true, *sym_false;
     int next_type_id, next_uid; /* counters for Type.id and Symbol.uid */
+    Scope *reported;   /* analysis bookkeeping: missing members already reported */
 } SemaInfo;
 
 /* Analyses the whole program, reporting through diag.h.  Returns false if
@@ -266,8 +269,10 @@ void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
  *                ME.in[].out -> Real); bare interfaces ME.i have the
  *                connection type (sema_is_iface tells them apart).
  *        sym   = NAME: the object / enum value / true,false constant;
- *                SELECT: the element or interface; CALL, OBJCALL: callee;
- *                CONVERT: the target type's symbol; ME/YOU/INDEX: NULL.
+ *                SELECT: the element or interface (also for PVS);
+ *                ALLSLICE of an interface: the interface; CALL, OBJCALL:
+ *                callee; CONVERT: the target type's symbol; ME/YOU/INDEX:
+ *                NULL.
  *        cat   = VC_OBJECT for objects (names, ME, YOU, INDEX, selections,
  *                single-element subscripts), VC_PV for net[], net[a...b],
  *                ME.g[], ME.g[a...b], ME.i[]; VC_PVS for PV.elem;
@@ -281,10 +286,14 @@ void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
  *                                 ME.g[a...b], ME.i[] or (leniency) a bare
  *                                 ME.g / ME.i meaning its all-slice;
  *                CALL_REPLICATES  network procedure on net, net[], net[a...b].
+ *                Procedure calls have type NULL and cat VC_NONE.
  *        is_const, const_int / const_real: folded value (integral, Bool as
  *                0/1, SYMBOLIC as ordinal, Real).  Folding happens wherever
- *                all operands are known; RANDOM is never folded.
- *        read_only: the object may not be changed in this context.
+ *                all operands are known (also MAXINDEX of an array);
+ *                intervals and RANDOM are never folded.
+ *        read_only: the object may not be changed in this context (CONST
+ *                objects and parameters, YOU, INDEX, ME in functions and
+ *                in reduction/WTA bodies, and everything selected from them).
  *        Implicit integer (interval) widening is not a node of its own: the
  *        operand keeps its own type and the context's type says what it is
  *        widened to (binary: type_common of both; assignment: the target).
@@ -295,8 +304,13 @@ void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
  *        SEMF_CONNADDR on assignments to (a --> b).
  *        CALL/OBJCALL/MULTICALL statements: see their Expr's call_kind.
  *        FOR: the variable is an ordinary object expression.
- * I/O assignments: node_side is `net.g[].d`, `net[].g[].d` or with a slice
- *        of g; cat PVS, sym = the node element d; io is a global IO NAME. */
+ *        REDUCTION: pvs is PV.d with cat VC_PVS and sym = element d.
+ *        CONNECT/DISCONNECT: both operands are PVs selecting an interface:
+ *        cat VC_PVS, sym = the interface, type = its connection type.
+ * I/O assignments: node_side is `net.g[].d`, `net[].g[].d`, `net.g.d` or
+ *        with a slice of g; it has cat VC_PVS and sym = the node element d;
+ *        its object (g[], g[a...b]) is a VC_PV of the node type, `net[]` a
+ *        VC_PV of the network type; io is a global IO object (NAME). */
 
 /* How an EXPR_CONVERT is to be carried out (derived from its types). */
 typedef enum ConvertKind {
@@ -311,7 +325,8 @@ typedef enum ConvertKind {
 } ConvertKind;
 ConvertKind sema_convert_kind(const Expr *e);
 
-/* e names a node interface (ME.i, or g[...].i inside a PVS). */
+/* e is a bare interface used as an object (ME.i); the PVS ME.g[].i has
+ * the interface as sym too but cat VC_PVS. */
 bool sema_is_iface(const Expr *e);
 /* e is a bare node group/array/interface or network variable accepted in
  * place of its all-slice (§6.4 leniency), or a real PV. */

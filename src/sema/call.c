@@ -46,6 +46,14 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
     for (int i = 0; i < n; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
         Symbol *f = VEC_AT(callee->params, i, Symbol);
+        if (f->access == ACCESS_CONST && type_is_node_array(f->type)) {
+            /* EXTERNAL subroutines may take a whole node array (§2.4) */
+            Type *t = sema_analyze_expr(c, a);
+            if (!type_is_error(t) && (a->cat != VC_OBJECT || t != f->type))
+                diag_error(a->loc, "argument %d of '%s' must be a node array of type %s",
+                           i + 1, callee->name, f->type->name);
+            continue;
+        }
         if (f->access == ACCESS_CONST) {
             Type *t = sema_value(c, a);
             if (!type_is_error(t) && !type_is_error(f->type) &&
@@ -79,12 +87,31 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
     }
 }
 
+/* Explains why a subroutine belongs to the central agent (§5.1). */
+static void note_ca_reason(const Symbol *s)
+{
+    if (s->mentions_network) {
+        diag_note(s->loc, "'%s' belongs to the central agent because it uses a network "
+                  "variable", s->name);
+        return;
+    }
+    for (int i = 0; i < s->callees.len; i++) {
+        const Symbol *callee = VEC_AT(s->callees, i, Symbol);
+        if (callee->is_central_agent) {
+            diag_note(s->loc, "'%s' belongs to the central agent because it calls '%s', "
+                      "which does", s->name, callee->name);
+            return;
+        }
+    }
+    note_declared(s);
+}
+
 void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
 {
     if (ctx_is_parallel(c) && callee->is_central_agent) {
         diag_error(at, "'%s' belongs to the central agent and cannot be called from %s",
                    callee->name, sema_ctx_desc(c));
-        note_declared(callee);
+        note_ca_reason(callee);
         return;
     }
     /* Bodies are analysed one at a time, so remembering the last caller is
@@ -122,6 +149,10 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
             if (sym) {
                 diag_error(f.loc, "'%s' is used before its definition", f.name);
                 diag_note(sym->loc, "'%s' is defined here", f.name);
+            } else if (c->me_type && c->me_type->members &&
+                       sema_scope_find(c->me_type->members, f.name)) {
+                diag_error(f.loc, "'%s' belongs to type '%s' and must be called on an "
+                           "object: write ME.%s (...)", f.name, c->me_type->name, f.name);
             } else {
                 diag_error(f.loc, "undefined procedure or function '%s'", f.name);
             }
@@ -129,6 +160,10 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
                 sema_scope_add(c->si, c->undefined,
                                sema_new_symbol(c->si, SYM_PROC, f.name, f.loc));
         }
+        scan_args(c, args);
+        return fail(c, e);
+    }
+    if (sym->redefined) {
         scan_args(c, args);
         return fail(c, e);
     }
@@ -260,6 +295,8 @@ static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
     return sema_check_writable(c, obj, "call a procedure on", "");
 }
 
+/* ObjectProcedureCall -> Object "." ObjectProcedureId "(" ArgumentList ")";
+ * also object function calls (§5.2, §6.4) */
 static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
 {
     Expr *obj = e->u.objcall.obj;
@@ -284,14 +321,16 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
     bool multi = sema_is_multitude(obj);
     Type *et = obj->cat == VC_OBJECT && type_is_node_collection(ot) ? ot->elem : ot;
     Symbol *m = type_is_structure(et) ? sema_scope_find(et->members, mid.name) : NULL;
-    if (!m || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
-        if (!type_is_structure(et))
+    if (!m || m->redefined || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
+        if (m && m->redefined)
+            ; /* the duplicate definition has been reported */
+        else if (!type_is_structure(et))
             diag_error(mid.loc, "an object of type %s has no object procedures or "
                        "functions", et->name);
         else if (m)
             diag_error(mid.loc, "'%s' is an %s of '%s', not an object procedure or "
                        "function", mid.name, sema_sym_what(m), et->name);
-        else
+        else if (sema_report_once(c, et, mid.name))
             diag_error(mid.loc, "type '%s' has no object procedure or function '%s'",
                        et->name, mid.name);
         scan_args(c, args);

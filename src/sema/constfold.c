@@ -39,7 +39,9 @@ static void int_result(Expr *e, int64_t v, bool overflow)
             diag_error(e->loc, "integer overflow in constant expression");
         else
             diag_error(e->loc, "integer overflow in constant expression: %lld does not "
-                       "fit in %s", (long long)v, e->type->name);
+                       "fit in %s, the type of this operation%s", (long long)v,
+                       e->type->name, e->type->kind == TY_INT ? "" :
+                       " (convert an operand, e.g. Int (...))");
         return;
     }
     set_int(e, v);
@@ -251,9 +253,9 @@ static void fold_convert(Expr *e)
 
 void sema_fold(Ctx *c, Expr *e)
 {
-    (void)c;
     if (type_is_error(e->type))
         return;
+    int errors = diag_error_count();
     switch (e->kind) {
     case EXPR_UNARY: fold_unary(e); break;
     case EXPR_BINARY: fold_binary(e); break;
@@ -261,4 +263,6 @@ void sema_fold(Ctx *c, Expr *e)
     case EXPR_CONVERT: fold_convert(e); break;
     default: break;
     }
+    if (diag_error_count() > errors) /* reported: nothing may follow from it */
+        e->type = c->si->builtin[TY_ERROR];
 }

@@ -24,6 +24,8 @@ const char *sema_ctx_desc(const Ctx *c)
     switch (c->kind) {
     case CTX_NONE: return c->elem_init ? "an element initializer" : "a global initializer";
     case CTX_CA: case CTX_FREE:
+        if (c->subr && (c->subr->is_central_agent || c->subr->mentions_network))
+            return "the central agent";
         return c->subr && c->subr->kind == SYM_FUNC ? "a global function"
                                                     : "a global procedure";
     case CTX_NETP: return "a network procedure";

@@ -40,7 +40,7 @@ Type *sema_resolve_type(Ctx *c, Ident id)
         diag_note(sym->loc, "'%s' is defined here", id.name);
         return err_type(c->si);
     }
-    return sym->type;
+    return sym->redefined ? err_type(c->si) : sym->type;
 }
 
 /* The location of `word` (a keyword the AST does not keep a position for,
@@ -309,8 +309,6 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 /* Sets up ME/YOU/INDEX for the body of sym (§5.3) and analyses it. */
 static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
 {
-    if (sym->external || !d->u.subr.body)
-        return;
     Ctx c = {0};
     c.si = si;
     c.subr = sym;
@@ -338,6 +336,8 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
         break;
     }
     sym->context = c.kind;
+    if (sym->external || !d->u.subr.body)
+        return;
     sema_block(&c, d->u.subr.body);
     if (is_function_kind(sym->kind)) {
         Loc blame = d->u.subr.name.loc;
@@ -459,6 +459,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
                 m->defined = true;
                 m->index = t->elems.len;
                 id->sym = m;
+                if (!d->sym)
+                    d->sym = m;
                 vec_push(si->arena, &t->elems, m);
                 if (type_is_node_collection(et))
                     vec_push(si->arena, &t->groups, m);
@@ -483,6 +485,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
                 m->defined = true;
                 m->index = t->ifaces.len;
                 vec_push(si->arena, &t->ifaces, m);
+                if (!d->sym)
+                    d->sym = m;
             }
             break;
         }

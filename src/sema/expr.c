@@ -107,6 +107,8 @@ static Type *name_expr(Ctx *c, Expr *e)
                            sema_new_symbol(c->si, SYM_VAR, n, e->loc));
         return error_type(c, e);
     }
+    if (sym->redefined)
+        return error_type(c, e);
     e->sym = sym;
     switch (sym->kind) {
     case SYM_CONST: case SYM_VAR: case SYM_IO: case SYM_PARAM:
@@ -135,6 +137,7 @@ static Type *name_expr(Ctx *c, Expr *e)
     }
 }
 
+/* Object -> ME (§6.1, §5.3) */
 static Type *me_expr(Ctx *c, Expr *e)
 {
     if (!c->me_type) {
@@ -147,6 +150,7 @@ static Type *me_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> YOU: MERGE, reduction and WTA bodies only, always CONST */
 static Type *you_expr(Ctx *c, Expr *e)
 {
     if (!c->you_type) {
@@ -160,6 +164,7 @@ static Type *you_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> INDEX: Int CONST in network and node subroutines */
 static Type *index_expr(Ctx *c, Expr *e)
 {
     if (!c->index_ok) {
@@ -206,8 +211,9 @@ static Type *select_expr(Ctx *c, Expr *e)
         return error_type(c, e);
     }
     Symbol *m = sema_scope_find(ot->members, elem.name);
-    if (!m) {
-        diag_error(elem.loc, "type '%s' has no element '%s'", ot->name, elem.name);
+    if (!m || m->redefined) {
+        if (!m && sema_report_once(c, ot, elem.name))
+            diag_error(elem.loc, "type '%s' has no element '%s'", ot->name, elem.name);
         return error_type(c, e);
     }
     if (m->kind != SYM_ELEM && m->kind != SYM_IFACE) {
@@ -224,7 +230,7 @@ static Type *select_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
-static bool check_subscriptable_base(Ctx *c, Expr *obj, Loc at)
+static bool check_subscriptable_base(const Expr *obj, Loc at)
 {
     if (obj->cat == VC_PV || obj->cat == VC_PVS) {
         diag_error(at, "a parallel variable cannot be subscripted");
@@ -234,10 +240,10 @@ static bool check_subscriptable_base(Ctx *c, Expr *obj, Loc at)
         diag_error(at, "a connection address cannot be subscripted");
         return false;
     }
-    (void)c;
     return true;
 }
 
+/* Object -> Object "[" Expression "]": element or slice by the index type (§6.3) */
 static Type *subscript_expr(Ctx *c, Expr *e)
 {
     Expr *obj = e->u.subscript.obj, *idx = e->u.subscript.index;
@@ -245,7 +251,7 @@ static Type *subscript_expr(Ctx *c, Expr *e)
     Type *it = sema_value(c, idx);
     if (type_is_error(ot))
         return error_type(c, e);
-    if (!check_subscriptable_base(c, obj, idx->loc))
+    if (!check_subscriptable_base(obj, idx->loc))
         return error_type(c, e);
     if (sema_is_iface(obj)) {
         diag_error(idx->loc, "interface '%s' cannot be subscripted; only '%s[]' "
@@ -282,13 +288,15 @@ static Type *subscript_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* Object -> Object "[" "]": the all-slice of a node collection, interface or
+ * network variable (§6.3) */
 static Type *allslice_expr(Ctx *c, Expr *e)
 {
     Expr *obj = e->u.allslice.obj;
     Type *ot = sema_analyze_expr(c, obj);
     if (type_is_error(ot))
         return error_type(c, e);
-    if (!check_subscriptable_base(c, obj, e->loc))
+    if (!check_subscriptable_base(obj, e->loc))
         return error_type(c, e);
     e->read_only = obj->read_only;
     e->cat = VC_PV;
@@ -433,6 +441,7 @@ Type *sema_binary_type(Ctx *c, Op op, Type *a, Type *b, Loc at, const char *spel
     }
 }
 
+/* E11 -> NOT | BITNOT | - | MIN | MAX | RANDOM  E12 (§9) */
 static Type *unary_expr(Ctx *c, Expr *e)
 {
     Type *a = sema_value(c, e->u.unary.operand);
@@ -460,6 +469,7 @@ static Type *unary_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* E2..E10 -> E op E (§9) */
 static Type *binary_expr(Ctx *c, Expr *e)
 {
     Type *a = sema_value(c, e->u.binary.lhs);
@@ -474,6 +484,7 @@ static Type *binary_expr(Ctx *c, Expr *e)
     return e->type;
 }
 
+/* E1 -> E2 "?" E2 ":" E2: Bool condition, compatible branches (§9) */
 static Type *ternary_expr(Ctx *c, Expr *e)
 {
     Expr *cond = e->u.ternary.cond;
@@ -529,6 +540,7 @@ static Type *constructor(Ctx *c, Expr *e, Type *t)
     return t;
 }
 
+/* E11 -> TypeId "(" ExprList ")": conversion or constructor (§2.6) */
 static Type *convert_expr(Ctx *c, Expr *e)
 {
     Type *t = sema_resolve_type(c, e->u.convert.type);
@@ -546,7 +558,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
         e->type = t; /* identity */
         e->cat = VC_VALUE;
         sema_fold(c, e);
-        return t;
+        return e->type;
     }
     switch (t->kind) {
     case TY_INT1: case TY_INT2: case TY_INT: case TY_REAL:
@@ -554,7 +566,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
             e->type = t;
             e->cat = VC_VALUE;
             sema_fold(c, e);
-            return t;
+            return e->type;
         }
         break;
     case TY_INTERVAL1: case TY_INTERVAL2: case TY_INTERVAL: case TY_REALERVAL:
@@ -599,6 +611,7 @@ static Type *convert_expr(Ctx *c, Expr *e)
     return error_type(c, e);
 }
 
+/* E11 -> MAXINDEX "(" Object ")" (§9) */
 static Type *maxindex_expr(Ctx *c, Expr *e)
 {
     Expr *o = e->u.maxindex.obj;
@@ -627,7 +640,24 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
 
 /* ---- entry points -------------------------------------------------------- */
 
+static Type *analyze_kind(Ctx *c, Expr *e);
+
 Type *sema_analyze_expr(Ctx *c, Expr *e)
+{
+    if (c->depth >= SEMA_MAX_DEPTH) {
+        if (!c->too_deep)
+            diag_error(e->loc, "expression nested too deeply (more than %d levels)",
+                       SEMA_MAX_DEPTH);
+        c->too_deep = true;
+        return error_type(c, e);
+    }
+    c->depth++;
+    Type *t = analyze_kind(c, e);
+    c->depth--;
+    return t;
+}
+
+static Type *analyze_kind(Ctx *c, Expr *e)
 {
     switch (e->kind) {
     case EXPR_INT: {

@@ -68,11 +68,12 @@ static bool shape_matches(const Expr *pv, const Type *et, int level)
 }
 
 /* Finds data element `id` of element type et for a REDUCTION/WTA. */
-static Symbol *data_element(Type *et, Ident id, const char *stmt)
+static Symbol *data_element(Ctx *c, Type *et, Ident id, const char *stmt)
 {
     Symbol *m = sema_scope_find(et->members, id.name);
-    if (!m) {
-        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+    if (!m || m->redefined) {
+        if (!m && sema_report_once(c, et, id.name))
+            diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
         return NULL;
     }
     if (m->kind != SYM_ELEM || !type_is_plain_data(m->type)) {
@@ -96,6 +97,8 @@ static Symbol *lookup_global_fn(Ctx *c, Ident id, SymKind want, const char *what
         diag_note(f->loc, "'%s' is defined here", id.name);
         return NULL;
     }
+    if (f->redefined)
+        return NULL;
     if (f->kind != want) {
         diag_error(id.loc, "'%s' is a %s, not a %s", id.name, sema_sym_what(f), what);
         return NULL;
@@ -122,9 +125,10 @@ static Symbol *combined_element(Ctx *c, Stmt *s, Expr *pv, Ident elem, const cha
     }
     s->sem_flags |= level;
     *et_out = et;
-    return data_element(et, elem, stmt);
+    return data_element(c, et, elem, stmt);
 }
 
+/* ReductionStmt -> REDUCTION Object ":" ReductionFunctionId INTO Object (§8.4) */
 void sema_reduction(Ctx *c, Stmt *s)
 {
     Expr *pvs = s->u.reduction.pvs, *into = s->u.reduction.into;
@@ -162,6 +166,8 @@ void sema_reduction(Ctx *c, Stmt *s)
                    "type %s (the types must be identical)", op->type->name, xt->name);
 }
 
+/* WtaStmt -> WTA Object "." ElementName ":" WtaFunctionId ObjectProcedureId
+ *            "(" ArgumentList ")" (§8.5) */
 void sema_wta(Ctx *c, Stmt *s)
 {
     Expr *pv = s->u.wta.pv;
@@ -184,7 +190,9 @@ void sema_wta(Ctx *c, Stmt *s)
     Ident pid = s->u.wta.proc;
     Symbol *p = sema_scope_find(et->members, pid.name);
     if (!p || p->kind != SYM_OBJPROC) {
-        diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name, et->name);
+        if (sema_report_once(c, et, pid.name))
+            diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name,
+                       et->name);
         for (int i = 0; i < s->u.wta.args.len; i++)
             sema_analyze_expr(c, VEC_AT(s->u.wta.args, i, Expr));
         return;
@@ -276,6 +284,8 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
     return d;
 }
 
+/* InputAssignment -> Object "<--" Object; OutputAssignment -> Object "-->"
+ * Object (§8.2) */
 void sema_io_assign(Ctx *c, Stmt *s)
 {
     const char *arrow = s->kind == STMT_INPUT ? "<--" : "-->";
@@ -313,6 +323,7 @@ static bool integral_count(Ctx *c, Expr *count, bool interval_ok, const char *st
     return false;
 }
 
+/* DataAllocationStmt -> REPLICATE Object INTO Expression (§8.7) */
 void sema_replicate(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.replicate.obj, *count = s->u.replicate.count;
@@ -324,7 +335,10 @@ void sema_replicate(Ctx *c, Stmt *s)
             return;
         }
         s->sem_flags |= SEMF_LEVEL_NET;
-        integral_count(c, count, true, "REPLICATE");
+        if (integral_count(c, count, true, "REPLICATE") && count->is_const &&
+            count->const_int < 1)
+            diag_error(count->loc, "a network can only be replicated INTO a count of at "
+                       "least 1, not %lld", (long long)count->const_int);
         return;
     }
     if (c->kind != CTX_NODEP && c->kind != CTX_CONP) {
@@ -339,12 +353,16 @@ void sema_replicate(Ctx *c, Stmt *s)
     s->sem_flags |= c->kind == CTX_NODEP ? SEMF_LEVEL_NODE : SEMF_LEVEL_CONN;
     if (!integral_count(c, count, false, "REPLICATE"))
         return;
+    if (c->kind == CTX_NODEP && count->is_const && count->const_int < 0)
+        diag_error(count->loc, "a node cannot be replicated INTO a negative count (%lld)",
+                   (long long)count->const_int);
     if (c->kind == CTX_CONP && count->is_const && count->const_int != 0 &&
         count->const_int != 1)
         diag_error(count->loc, "a connection can only be replicated INTO 0 (delete it) "
                    "or 1, not %lld", (long long)count->const_int);
 }
 
+/* DataAllocationStmt -> EXTEND Object BY Expression (§8.8) */
 void sema_extend(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.replicate.obj;
@@ -385,8 +403,9 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
         return NULL;
     }
     Symbol *i = sema_scope_find(et->members, id.name);
-    if (!i) {
-        diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
+    if (!i || i->redefined) {
+        if (!i && sema_report_once(c, et, id.name))
+            diag_error(id.loc, "type '%s' has no element '%s'", et->name, id.name);
         return NULL;
     }
     if (i->kind != SYM_IFACE) {
@@ -405,6 +424,8 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
     return i->type;
 }
 
+/* DataAllocationStmt -> CONNECT Object TO Object | DISCONNECT Object FROM
+ * Object (§8.9) */
 void sema_connect(Ctx *c, Stmt *s)
 {
     const char *stmt = s->kind == STMT_CONNECT ? "CONNECT" : "DISCONNECT";
@@ -420,6 +441,7 @@ void sema_connect(Ctx *c, Stmt *s)
                    "(%s and %s)", stmt, a->name, b->name);
 }
 
+/* MergeStmt -> MERGE Object (§8.10) */
 void sema_merge_stmt(Ctx *c, Stmt *s)
 {
     Expr *obj = s->u.merge.obj;

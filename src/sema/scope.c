@@ -128,8 +128,10 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
             diag_error(sym->loc, "redefinition of type '%s'", sym->name);
         else
             diag_error(sym->loc, "redefinition of '%s'", sym->name);
-        if (old->decl)
+        if (old->decl) {
             diag_note(old->loc, "previous definition of '%s' is here", old->name);
+            old->redefined = true;
+        }
         return false;
     }
     sema_scope_add(si, s, sym);
@@ -145,6 +147,16 @@ Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
     sym->cname = name;
     sym->uid = si->next_uid++;
     return sym;
+}
+
+bool sema_report_once(Ctx *c, const Type *t, const char *name)
+{
+    SemaInfo *si = c->si;
+    const char *key = intern_cstr(si->arena, arena_printf(si->arena, "%s.%s", t->name, name));
+    if (sema_scope_find(si->reported, key))
+        return false;
+    sema_scope_add(si, si->reported, sema_new_symbol(si, SYM_ELEM, key, (Loc){0}));
+    return true;
 }
 
 /* Params and locals: "x", then "x_2", "x_3" for further objects named x in

@@ -10,6 +10,7 @@ SemaInfo *sema_info_new(Arena *arena)
     SemaInfo *si = arena_alloc(arena, sizeof *si);
     si->arena = arena;
     si->globals = sema_scope_new(si, SCOPE_GLOBAL, NULL);
+    si->reported = sema_scope_new(si, SCOPE_BLOCK, NULL);
     sema_make_builtins(si);
     for (TypeKind k = TY_INT1; k <= TY_REALERVAL; k++) {
         Type *t = si->builtin[k];

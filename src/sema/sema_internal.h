@@ -27,7 +27,13 @@ typedef struct Ctx {
     bool index_ok;         /* INDEX allowed (network and node subroutines) */
     int loop_depth;        /* enclosing loops, for BREAK */
     Scope *undefined;      /* names already reported as undefined here */
+    int depth;             /* expression nesting, bounded by SEMA_MAX_DEPTH */
+    bool too_deep;         /* the nesting limit was reported in this body */
 } Ctx;
+
+/* Expressions are analysed recursively; deeper trees (e.g. a chain of
+ * 10000 '+') are rejected instead of exhausting the stack. */
+enum { SEMA_MAX_DEPTH = 5000 };
 
 /* ---- scope.c ---- */
 Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent);
@@ -39,6 +45,9 @@ void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym);
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc);
 /* "function", "data object", ... for messages. */
 const char *sema_sym_what(const Symbol *sym);
+/* A missing member is reported once per program and (type, name): true
+ * the first time. */
+bool sema_report_once(Ctx *c, const Type *t, const char *name);
 /* Gives params and locals of one subroutine distinct C names. */
 void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym);
 
@@ -131,8 +140,5 @@ bool ctx_is_function(const Ctx *c);      /* any kind of function body */
 SubrContext sema_object_context(TypeKind owner, bool is_function);
 /* §5.1 fixpoint over all global subroutines (after analysis). */
 void sema_classify_central_agent(SemaInfo *si);
-
-/* ---- shared helpers ---- */
-static inline Loc sema_expr_loc(const Expr *e) { return e->loc; }
 
 #endif

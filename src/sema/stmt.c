@@ -6,6 +6,7 @@
  * parallel.c.  Each statement list opens a block scope (§1.5). */
 #include "sema_internal.h"
 
+/* Statements -> { DataObjectDef ";" } { Statement ";" }: one block scope */
 void sema_block(Ctx *c, Block *b)
 {
     Scope *outer = c->scope;
@@ -41,6 +42,7 @@ static Op compound_op(AssignOp op)
     }
 }
 
+/* Assignment -> Object AssignOperator Expression (§8.1, §2.5) */
 static void assignment(Ctx *c, Stmt *s)
 {
     Expr *target = s->u.assign.target, *value = s->u.assign.value;
@@ -61,6 +63,11 @@ static void assignment(Ctx *c, Stmt *s)
         return;
     if (!sema_check_writable(c, target, "assign to", ""))
         return;
+    if (tt->kind == TY_CONNECTION) {
+        diag_error(target->loc, "a connection can only be assigned through connection "
+                   "addressing: (a --> b) := ...");
+        return;
+    }
     if (type_is_error(vt))
         return;
     if (op == ASSIGN_SET) {
@@ -77,6 +84,7 @@ static void assignment(Ctx *c, Stmt *s)
                    r->name, tt->name);
 }
 
+/* ReturnStmt -> RETURN [Expression] (§8.6) */
 static void return_stmt(Ctx *c, Stmt *s)
 {
     Expr *v = s->u.ret.value;
@@ -95,6 +103,8 @@ static void return_stmt(Ctx *c, Stmt *s)
     sema_value_to(c, v, c->subr->result, "the RETURN value");
 }
 
+/* LoopStmt -> FOR Object ":=" Expression ForLoopStep Expression REPEAT
+ *             Statements [UNTIL Expression] END (§8.6) */
 static void for_stmt(Ctx *c, Stmt *s)
 {
     Expr *var = s->u.for_.var;

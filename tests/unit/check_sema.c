@@ -3,6 +3,7 @@
  * agent classification (§5.1) and the annotations code generation reads.
  * Programs are in-memory strings; diagnostics go to a memory buffer. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,26 @@ START_TEST(test_sema_symbols_and_scopes)
 }
 END_TEST
 
+START_TEST(test_sema_convert_kinds)
+{
+    ck_assert_int_eq(analyze(
+        "TYPE R IS RECORD Int a; Real b; END;\n"
+        "PROCEDURE program () IS\n"
+        "  Int VAR k; Real VAR r; Interval VAR i; Interval1 VAR j; R VAR x;\n"
+        "  k := Int (k); r := Real (k); i := Interval (j); j := Interval1 (0, 5);\n"
+        "  x := R (k, r);\n"
+        "END;\n"), 0);
+    Decl *main = global("program")->decl;
+    static const ConvertKind want[] = {
+        CONV_IDENTITY, CONV_NUMERIC, CONV_INTERVAL, CONV_MAKE_INTERVAL, CONV_RECORD,
+    };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(sema_convert_kind(stmt_at(main, i)->u.assign.value), want[i]);
+    Expr *folded = stmt_at(main, 1)->u.assign.value;
+    ck_assert(!folded->is_const); /* k is a variable */
+}
+END_TEST
+
 START_TEST(test_sema_one_error_per_mistake)
 {
     /* an undefined name: one message, no follow-on errors */
@@ -381,35 +402,231 @@ START_TEST(test_sema_one_error_per_mistake)
 }
 END_TEST
 
+/* One TCase per feature; the program-based ones free their arena after
+ * each test. */
+static void add_case(Suite *s, const char *name, bool fixture, const TTest *const *tests)
+{
+    TCase *tc = tcase_create(name);
+    if (fixture)
+        tcase_add_checked_fixture(tc, NULL, teardown);
+    for (; *tests; tests++)
+        tcase_add_test(tc, *tests);
+    suite_add_tcase(s, tc);
+}
+
+START_TEST(test_sema_nesting_limit)
+{
+    /* a left-deep chain deeper than the limit is one error, not a crash */
+    size_t terms = 6000, cap = terms * 4 + 128;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    size_t n = (size_t)snprintf(text, cap, "PROCEDURE program () IS Int VAR x; x := x");
+    for (size_t i = 1; i < terms; i++)
+        n += (size_t)snprintf(text + n, cap - n, " + x");
+    snprintf(text + n, cap - n, "; END;\n");
+    ck_assert_int_eq(analyze(text), 1);
+    ck_assert(strstr(messages, "nested too deeply") != NULL);
+    free(text);
+}
+END_TEST
+
+/* ---- every expression of a legal program is annotated ------------------- */
+
+static int unannotated;
+
+static void walk_block(const Block *b);
+
+static void walk_expr(const Expr *e)
+{
+    if (!e)
+        return;
+    bool proc_call = (e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) && e->sym &&
+                     !e->sym->result;
+    if (!proc_call && (!e->type || e->cat == VC_NONE || type_is_error(e->type)))
+        unannotated++;
+    if ((e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) &&
+        (e->call_kind == CALL_NONE || !e->sym))
+        unannotated++;
+    const PtrVec *args = NULL;
+    switch (e->kind) {
+    case EXPR_SELECT: walk_expr(e->u.select.obj); break;
+    case EXPR_SUBSCRIPT: walk_expr(e->u.subscript.obj); walk_expr(e->u.subscript.index); break;
+    case EXPR_ALLSLICE: walk_expr(e->u.allslice.obj); break;
+    case EXPR_CONNADDR: walk_expr(e->u.connaddr.from); walk_expr(e->u.connaddr.to); break;
+    case EXPR_UNARY: walk_expr(e->u.unary.operand); break;
+    case EXPR_BINARY: walk_expr(e->u.binary.lhs); walk_expr(e->u.binary.rhs); break;
+    case EXPR_TERNARY:
+        walk_expr(e->u.ternary.cond);
+        walk_expr(e->u.ternary.then_e);
+        walk_expr(e->u.ternary.else_e);
+        break;
+    case EXPR_CALL: args = &e->u.call.args; break;
+    case EXPR_OBJCALL: walk_expr(e->u.objcall.obj); args = &e->u.objcall.args; break;
+    case EXPR_CONVERT: args = &e->u.convert.args; break;
+    case EXPR_MAXINDEX: walk_expr(e->u.maxindex.obj); break;
+    default: break;
+    }
+    for (int i = 0; args && i < args->len; i++)
+        walk_expr(VEC_AT(*args, i, Expr));
+}
+
+static void walk_stmt(const Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_ASSIGN: walk_expr(s->u.assign.target); walk_expr(s->u.assign.value); break;
+    case STMT_INPUT: case STMT_OUTPUT: walk_expr(s->u.io.node_side); walk_expr(s->u.io.io); break;
+    case STMT_CALL: case STMT_OBJCALL: walk_expr(s->u.call.call); break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            walk_expr(VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_REDUCTION:
+        walk_expr(s->u.reduction.pvs);
+        walk_expr(s->u.reduction.into);
+        if (!s->callee || !s->target)
+            unannotated++;
+        break;
+    case STMT_WTA:
+        walk_expr(s->u.wta.pv);
+        for (int i = 0; i < s->u.wta.args.len; i++)
+            walk_expr(VEC_AT(s->u.wta.args, i, Expr));
+        if (!s->callee || !s->target || !s->proc)
+            unannotated++;
+        break;
+    case STMT_RETURN: walk_expr(s->u.ret.value); break;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            walk_expr(arm->cond);
+            walk_block(arm->body);
+        }
+        if (s->u.if_.else_body)
+            walk_block(s->u.if_.else_body);
+        break;
+    case STMT_LOOP:
+        walk_expr(s->u.loop.while_cond);
+        walk_block(s->u.loop.body);
+        walk_expr(s->u.loop.until_cond);
+        break;
+    case STMT_FOR:
+        walk_expr(s->u.for_.var);
+        walk_expr(s->u.for_.from);
+        walk_expr(s->u.for_.to);
+        walk_block(s->u.for_.body);
+        walk_expr(s->u.for_.until_cond);
+        break;
+    case STMT_REPLICATE: case STMT_EXTEND:
+        walk_expr(s->u.replicate.obj);
+        walk_expr(s->u.replicate.count);
+        if (s->kind == STMT_REPLICATE && !(s->sem_flags & SEMF_LEVEL_MASK))
+            unannotated++;
+        break;
+    case STMT_CONNECT: case STMT_DISCONNECT:
+        walk_expr(s->u.connect.from);
+        walk_expr(s->u.connect.to);
+        break;
+    case STMT_MERGE: walk_expr(s->u.merge.obj); break;
+    default: break;
+    }
+}
+
+static void walk_data(const Decl *d)
+{
+    if (!d->sym)
+        unannotated++;
+    for (int i = 0; i < d->u.data.ids.len; i++) {
+        InitId *id = VEC_AT(d->u.data.ids, i, InitId);
+        if (!id->sym)
+            unannotated++;
+        walk_expr(id->init);
+    }
+}
+
+static void walk_block(const Block *b)
+{
+    if (!b->scope)
+        unannotated++;
+    for (int i = 0; i < b->defs.len; i++)
+        walk_data(VEC_AT(b->defs, i, Decl));
+    for (int i = 0; i < b->stmts.len; i++)
+        walk_stmt(VEC_AT(b->stmts, i, Stmt));
+}
+
+static void walk_decl(const Decl *d)
+{
+    switch (d->kind) {
+    case DECL_TYPE:
+        if (!d->type || !d->type->complete)
+            unannotated++;
+        walk_expr(d->u.type.array_size);
+        for (int i = 0; i < d->u.type.elems.len; i++)
+            walk_decl(VEC_AT(d->u.type.elems, i, Decl));
+        break;
+    case DECL_DATA: case DECL_ELEM: walk_data(d); break;
+    case DECL_IFACE: if (!d->sym) unannotated++; break;
+    default:
+        if (!d->sym || d->sym->context == CTX_NONE)
+            unannotated++;
+        if (d->u.subr.body)
+            walk_block(d->u.subr.body);
+        break;
+    }
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static char buf[1 << 18];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void check_fully_annotated(const char *path)
+{
+    ck_assert_int_eq(analyze(read_text(path)), 0);
+    unannotated = 0;
+    for (int i = 0; i < prog->parts.len; i++)
+        walk_decl(VEC_AT(prog->parts, i, Decl));
+    ck_assert_msg(unannotated == 0, "%s: %d unannotated nodes", path, unannotated);
+}
+
+START_TEST(test_sema_report_examples_annotated)
+{
+    /* make check runs in the repository root; shared/ is beside it */
+    check_fully_annotated("../shared/report-examples/backprop.nn");
+    check_fully_annotated("../shared/report-examples/features.nn");
+    check_fully_annotated("tests/sema/all-constructs.nn");
+    check_fully_annotated("tests/sema/contexts.nn");
+}
+END_TEST
+
 static Suite *sema_suite(void)
 {
+    const TTest *const compatibility[] = {
+        test_sema_integer_promotion, test_sema_interval_promotion,
+        test_sema_no_other_conversions, test_sema_int_literal_types,
+        test_sema_denoter_types_in_programs, NULL,
+    };
+    const TTest *const folding[] = {
+        test_sema_fold_integers, test_sema_fold_reals_and_bools,
+        test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
+    };
+    const TTest *const central_agent[] = {
+        test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, NULL,
+    };
+    const TTest *const annotations[] = {
+        test_sema_call_kinds_and_categories, test_sema_symbols_and_scopes,
+        test_sema_convert_kinds, test_sema_one_error_per_mistake, test_sema_nesting_limit,
+        test_sema_report_examples_annotated, NULL,
+    };
     Suite *s = suite_create("sema");
-    TCase *tc = tcase_create("compatibility");
-    tcase_add_test(tc, test_sema_integer_promotion);
-    tcase_add_test(tc, test_sema_interval_promotion);
-    tcase_add_test(tc, test_sema_no_other_conversions);
-    tcase_add_test(tc, test_sema_int_literal_types);
-    tcase_add_test(tc, test_sema_denoter_types_in_programs);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("constant folding");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_fold_integers);
-    tcase_add_test(tc, test_sema_fold_reals_and_bools);
-    tcase_add_test(tc, test_sema_fold_not_constant);
-    tcase_add_test(tc, test_sema_fold_errors);
-    tcase_add_test(tc, test_sema_fold_array_sizes);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("central agent");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_central_agent);
-    tcase_add_test(tc, test_sema_central_agent_called_from_parallel_code);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("annotations");
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_add_test(tc, test_sema_call_kinds_and_categories);
-    tcase_add_test(tc, test_sema_symbols_and_scopes);
-    tcase_add_test(tc, test_sema_one_error_per_mistake);
-    suite_add_tcase(s, tc);
+    add_case(s, "compatibility", true, compatibility);
+    add_case(s, "constant folding", true, folding);
+    add_case(s, "central agent", true, central_agent);
+    add_case(s, "annotations", true, annotations);
     return s;
 }
 
