@@ -537,19 +537,15 @@ static void connaddr_assign(Cg *cg, Stmt *s)
          cg_pos(cg, s->loc), cg_expr_as(cg, s->u.assign.value, from->sym->type));
 }
 
-static void assign_stmt(Cg *cg, Stmt *s)
+/* Emits `lv op= value` for an assignment statement; the address of lv
+ * is evaluated once. */
+static void assign_to(Cg *cg, Stmt *s, const char *lv)
 {
     Expr *t = s->u.assign.target, *v = s->u.assign.value;
-    if (t->kind == EXPR_CONNADDR) {
-        connaddr_assign(cg, s);
-        return;
-    }
-    const char *lv = cg_lvalue(cg, t);
     if (s->u.assign.op == ASSIGN_SET) {
         emit(cg->out, "%s = %s;", lv, cg_expr_as(cg, v, t->type));
         return;
     }
-    /* a op= b: the address of a is evaluated once */
     const char *pos = cg_pos(cg, s->loc);
     const char *T = cg_ctype(cg, t->type);
     const char *x = cg_expr(cg, v);
@@ -575,6 +571,48 @@ static void assign_stmt(Cg *cg, Stmt *s)
         break;
     }
     emit(cg->out, "{ %s *p_ = &%s; *p_ = %s; }", T, lv, rhs);
+}
+
+/* `net.e := x` through the bare network variable stores into every
+ * replicate (reads of net.e see replicate 0). */
+static bool store_all_replicates(Cg *cg, Stmt *s)
+{
+    Expr *t = s->u.assign.target;
+    if (t->kind != EXPR_SELECT || t->u.select.obj->kind != EXPR_NAME ||
+        !t->u.select.obj->type || t->u.select.obj->type->kind != TY_NETWORK)
+        return false;
+    Expr *netobj = t->u.select.obj;
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, netobj, &netx, &repx, &cn);
+    Emitter *o = cg->out;
+    const char *T = cg_ctype(cg, t->type), *f = cg_field(cg, t->sym);
+    emit_open(o, "%s", "");
+    /* the new value, computed as for replicate 0 */
+    emit(o, "%s v_ = %s;", T, cg_lvalue(cg, t));
+    assign_to(cg, s, "v_");
+    emit(o, "rt_net *const n_ = %s;", netx);
+    emit_open(o, "for (int32_t r_ = 0; r_ < n_->nreps; r_++)");
+    if (cg->opts.lanes)
+        emit(o, "*(n_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].net)->%s[r_ %% RT_LANES] : &((%s *)n_->reps[r_].net_data)->%s) = v_;",
+             cg_lane_type(cg, netobj->type), f, cg_ctype(cg, netobj->type), f);
+    else
+        emit(o, "((%s *)n_->reps[r_].net_data)->%s = v_;", cg_ctype(cg, netobj->type), f);
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+    return true;
+}
+
+static void assign_stmt(Cg *cg, Stmt *s)
+{
+    Expr *t = s->u.assign.target;
+    if (t->kind == EXPR_CONNADDR) {
+        connaddr_assign(cg, s);
+        return;
+    }
+    if (store_all_replicates(cg, s))
+        return;
+    assign_to(cg, s, cg_lvalue(cg, t));
 }
 
 /* ---- control flow ------------------------------------------------------ */
