@@ -122,6 +122,23 @@ void rt_init_new_conns(rt_net *net, int32_t b, const rt_conn_list *list);
 /* The replicate count for INTO lo...hi (rt_replicate.c, docs/replication.md). */
 int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads);
 
+/* ---- lane-blocked replicates (rt_lanes.c) ------------------------------ */
+
+/* State U -> R(k) with lane blocks: allocates the blocks, fills every lane
+ * (padding included) from replicate 0 and frees the plain records (reps
+ * becomes NULL, nreps k). */
+void rt_lanes_enter(rt_net *net, int32_t k, rt_srcpos where);
+/* MERGE in lane state: tree merge per record, result in every lane. */
+void rt_lanes_merge(rt_net *net, rt_srcpos where);
+/* REPLICATE INTO 1 in lane state: merged values into a new plain
+ * replicate 0, blocks freed, state U. */
+void rt_lanes_leave(rt_net *net, rt_srcpos where);
+/* Frees the blocks (rt_net_destroy in lane state). */
+void rt_lanes_free(rt_net *net);
+/* The count for INTO lo...hi with lanes: k rounded up to a multiple of
+ * RT_LANES if that stays <= hi, else down if that stays >= lo, else k. */
+int32_t rt_lane_count(int32_t k, int32_t lo, int32_t hi);
+
 /* Common state checks with their run-time error messages. */
 void rt_require_unreplicated(const rt_net *net, const char *what,
                              rt_srcpos where);

@@ -3,6 +3,8 @@
  * `net.g[lo...hi].e <-- area` copies, for every replicate r and every
  * selected node k, element r * per_rep + (k - lo) of the area into the
  * node's element (replicate-major, node-minor; docs/runtime-abi.md).
+ * With lane blocks the element of replicate r is in lane r % RT_LANES of
+ * block r / RT_LANES; padding lanes take no part.
  */
 #include "rt_internal.h"
 
@@ -38,30 +40,61 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
     return stride;
 }
 
+/* Elements moved per parallel region worth starting (an OpenMP region
+ * costs a futex call even when it runs on one thread). */
+enum { RT_IO_GRAIN = 65536 };
+
+/* Moves the elements of replicate r between the area and the nodes:
+ * plain records (stride ns, element at `offset`) or one lane of lane
+ * records (stride lane.size, element at lane_offset + lane * es). */
+static void move_rep(char *nodes, size_t rec_stride, char *area, size_t es,
+                     int32_t lo, int32_t hi, bool input)
+{
+    for (int32_t k = lo; k <= hi; k++) {
+        char *node_elem = nodes + (size_t)k * rec_stride;
+        char *area_elem = area + (size_t)(k - lo) * es;
+        if (input)
+            memcpy(node_elem, area_elem, es);
+        else
+            memcpy(area_elem, node_elem, es);
+    }
+}
+
+static void move_one(rt_net *net, int32_t g, int32_t r, int32_t lo, int32_t hi,
+                     size_t offset, size_t lane_offset, const cp_io *io,
+                     int32_t stride, bool input)
+{
+    size_t es = io->elem_size;
+    char *area = (char *)io->data + (size_t)r * stride * es;
+    if (net->blocks) {
+        const rt_lane_desc *lane = &net->desc->groups[g].lane;
+        char *nodes = (char *)net->blocks[r / RT_LANES].nodes[g] + lane_offset +
+                      (size_t)(r % RT_LANES) * es;
+        move_rep(nodes, lane->size, area, es, lo, hi, input);
+    } else {
+        char *nodes = (char *)net->reps[r].nodes[g] + offset;
+        move_rep(nodes, net->desc->groups[g].node_size, area, es, lo, hi, input);
+    }
+}
+
 /* Copies between the area and the nodes in the direction given. */
 static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
                      size_t offset, size_t lane_offset, const cp_io *io,
                      bool input, rt_srcpos where)
 {
-    (void)lane_offset;
     int32_t stride = check_area(net, g, &lo, &hi, io, input ? "input" : "output",
                                 where);
     if (!stride)
         return;
-    size_t ns = net->desc->groups[g].node_size, es = io->elem_size;
     int32_t nreps = net->nreps;
-#pragma omp parallel for schedule(static) if (nreps > 1)
-    for (int32_t r = 0; r < nreps; r++) {
-        char *nodes = net->reps[r].nodes[g];
-        char *area = (char *)io->data + (size_t)r * stride * es;
-        for (int32_t k = lo; k <= hi; k++) {
-            char *node_elem = nodes + (size_t)k * ns + offset;
-            char *area_elem = area + (size_t)(k - lo) * es;
-            if (input)
-                memcpy(node_elem, area_elem, es);
-            else
-                memcpy(area_elem, node_elem, es);
-        }
+    int64_t elems = (int64_t)nreps * (hi - lo + 1);
+    if (nreps > 1 && elems >= RT_IO_GRAIN && rt_threads() > 1) {
+#pragma omp parallel for schedule(static)
+        for (int32_t r = 0; r < nreps; r++)
+            move_one(net, g, r, lo, hi, offset, lane_offset, io, stride, input);
+    } else {
+        for (int32_t r = 0; r < nreps; r++)
+            move_one(net, g, r, lo, hi, offset, lane_offset, io, stride, input);
     }
 }
 

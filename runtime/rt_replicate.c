@@ -24,6 +24,12 @@ static int64_t net_size(const rt_net *net)
     return w;
 }
 
+/* Whether `times` passes over the network are worth a parallel region. */
+static bool big(const rt_net *net, int64_t times)
+{
+    return rt_threads() > 1 && times > 1 && times * net_size(net) >= 2 * RT_GRAIN;
+}
+
 int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
 {
     if (work < 1)
@@ -54,6 +60,21 @@ static void copy_rep(rt_net *net, int32_t to, int32_t from)
                (size_t)net->bundles[k].nconn * d->bundles[k].conn_size);
 }
 
+/* Copies replicate 0 into replicates 1 .. nreps-1, in parallel only when
+ * that pays (an OpenMP region costs a futex call even with one thread). */
+static void copy_to_all(rt_net *net)
+{
+    int32_t k = net->nreps;
+    if (big(net, k - 1)) {
+#pragma omp parallel for schedule(static)
+        for (int32_t r = 1; r < k; r++)
+            copy_rep(net, r, 0);
+    } else {
+        for (int32_t r = 1; r < k; r++)
+            copy_rep(net, r, 0);
+    }
+}
+
 /* Allocates replicates 1 .. k-1 as copies of replicate 0. */
 static void expand(rt_net *net, int32_t k, rt_srcpos where)
 {
@@ -70,9 +91,13 @@ static void expand(rt_net *net, int32_t k, rt_srcpos where)
             rep->conns[b] = rt_alloc(where, (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
     }
     net->nreps = k;
-#pragma omp parallel for schedule(static)
-    for (int32_t r = 1; r < k; r++)
-        copy_rep(net, r, 0);
+    copy_to_all(net);
+}
+
+/* Whether pairs x n merge calls are worth a parallel region. */
+static bool par(int32_t pairs, int32_t n)
+{
+    return rt_threads() > 1 && (int64_t)pairs * n >= 2 * RT_GRAIN;
 }
 
 /* One round of the tree: replicate i + s merges into i for every i that
@@ -82,22 +107,27 @@ static void merge_round(rt_net *net, int32_t s)
     const rt_net_desc *d = net->desc;
     int32_t k = net->nreps, pairs = (k - s + 2 * s - 1) / (2 * s);
     rt_rep *reps = net->reps;
-    if (d->merge) {
-#pragma omp parallel for schedule(static)
+    if (d->merge) /* one record per pair: never worth a region */
         for (int32_t p = 0; p < pairs; p++)
             d->merge(reps[2 * s * p].net_data, reps[2 * s * p + s].net_data);
-    }
     for (int32_t g = 0; g < d->ngroups; g++) {
         rt_merge_fn fn = d->groups[g].merge;
         int32_t n = net->count[g];
         size_t ns = d->groups[g].node_size;
         if (!fn)
             continue;
+        if (par(pairs, n)) {
 #pragma omp parallel for collapse(2) schedule(static)
-        for (int32_t p = 0; p < pairs; p++)
-            for (int32_t i = 0; i < n; i++)
-                fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
-                   (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
+            for (int32_t p = 0; p < pairs; p++)
+                for (int32_t i = 0; i < n; i++)
+                    fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
+                       (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
+        } else {
+            for (int32_t p = 0; p < pairs; p++)
+                for (int32_t i = 0; i < n; i++)
+                    fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
+                       (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
+        }
     }
     for (int32_t b = 0; b < d->nbundles; b++) {
         rt_merge_fn fn = d->bundles[b].merge;
@@ -105,11 +135,18 @@ static void merge_round(rt_net *net, int32_t s)
         size_t cs = d->bundles[b].conn_size;
         if (!fn)
             continue;
+        if (par(pairs, n)) {
 #pragma omp parallel for collapse(2) schedule(static)
-        for (int32_t p = 0; p < pairs; p++)
-            for (int32_t c = 0; c < n; c++)
-                fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
-                   (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
+            for (int32_t p = 0; p < pairs; p++)
+                for (int32_t c = 0; c < n; c++)
+                    fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
+                       (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
+        } else {
+            for (int32_t p = 0; p < pairs; p++)
+                for (int32_t c = 0; c < n; c++)
+                    fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
+                       (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
+        }
     }
 }
 
@@ -122,14 +159,14 @@ static void tree_merge(rt_net *net)
 
 void rt_merge(rt_net *net, rt_srcpos where)
 {
-    (void)where;
+    if (net->blocks) {
+        rt_lanes_merge(net, where);
+        return;
+    }
     if (net->nreps < 2)
         return; /* state U or R(1): nothing to merge */
     tree_merge(net);
-    int32_t k = net->nreps;
-#pragma omp parallel for schedule(static)
-    for (int32_t r = 1; r < k; r++)
-        copy_rep(net, r, 0);
+    copy_to_all(net);
 }
 
 /* REPLICATE net INTO 1 in state R(k): merge and return to U. */
@@ -170,7 +207,10 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
         if (interval || lo != 1)
             rt_error(where, "REPLICATE %s while it is already replicated "
                      "(only INTO 1 is allowed)", net->desc->name);
-        reunite(net, where);
+        if (net->blocks)
+            rt_lanes_leave(net, where);
+        else
+            reunite(net, where);
         return;
     }
     int32_t k = lo;
@@ -179,6 +219,12 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
                                  rt_threads());
     if (k == 1 && !interval)
         return; /* INTO 1 in state U changes nothing */
+    if (net->desc->lanes) {
+        if (interval)
+            k = rt_lane_count(k, lo, hi);
+        rt_lanes_enter(net, k, where);
+        return;
+    }
     if (k > 1)
         expand(net, k, where);
     net->replicated = true;

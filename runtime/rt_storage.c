@@ -160,9 +160,13 @@ void rt_net_destroy(rt_net *net)
     const rt_net_desc *d = net->desc;
     if (!d)
         return;
-    for (int32_t r = 0; r < net->nreps; r++)
-        free_rep(net, r);
-    rt_free(net->reps, (size_t)net->nreps * sizeof(rt_rep));
+    if (net->blocks) {
+        rt_lanes_free(net); /* lane state: no plain replicates */
+    } else {
+        for (int32_t r = 0; r < net->nreps; r++)
+            free_rep(net, r);
+        rt_free(net->reps, (size_t)net->nreps * sizeof(rt_rep));
+    }
     for (int32_t b = 0; b < d->nbundles; b++) {
         rt_bundle *bd = &net->bundles[b];
         rt_free(bd->dst_start, ((size_t)net->cap[d->bundles[b].dst_group] + 1) * sizeof(int32_t));

@@ -1,0 +1,265 @@
+/* rt_lanes.c -- lane-blocked replicates (desc->lanes, cupit_rt.h).
+ *
+ * In state R(k) the data lives in ceil(k / RT_LANES) blocks of lane
+ * records instead of k plain replicates.  This file enters and leaves that
+ * state and merges in it: every record is gathered lane by lane into plain
+ * temporaries, merged there in the tree order of docs/replication.md, and
+ * the result is scattered back, in parallel over records.
+ */
+#include "rt_internal.h"
+
+#include <string.h>
+
+/* Elements one thread should handle per parallel region to pay for it. */
+enum { RT_LANE_GRAIN = 32768 };
+
+/* The record sets of a network: 0 is the network record, 1 .. ngroups the
+ * node groups, then the connection bundles. */
+typedef struct rset {
+    size_t size;              /* plain record */
+    const rt_lane_desc *lane; /* lane record */
+    rt_merge_fn merge;
+    int32_t n;                /* records */
+} rset;
+
+static int32_t nsets(const rt_net *net)
+{
+    return 1 + net->desc->ngroups + net->desc->nbundles;
+}
+
+static rset set_of(const rt_net *net, int32_t s)
+{
+    const rt_net_desc *d = net->desc;
+    if (s == 0)
+        return (rset){ d->net_size, &d->lane, d->merge, 1 };
+    if (s <= d->ngroups) {
+        const rt_group_desc *g = &d->groups[s - 1];
+        return (rset){ g->node_size, &g->lane, g->merge, net->count[s - 1] };
+    }
+    const rt_bundle_desc *b = &d->bundles[s - 1 - d->ngroups];
+    return (rset){ b->conn_size, &b->lane, b->merge,
+                   net->bundles[s - 1 - d->ngroups].nconn };
+}
+
+/* The lane records of set s in block j. */
+static char *lanes_of(const rt_net *net, int32_t j, int32_t s)
+{
+    const rt_block *bl = &net->blocks[j];
+    int32_t ng = net->desc->ngroups;
+    if (s == 0)
+        return bl->net;
+    return s <= ng ? bl->nodes[s - 1] : bl->conns[s - 1 - ng];
+}
+
+/* The plain records of set s in replicate 0. */
+static char *plain_of(const rt_net *net, int32_t s)
+{
+    const rt_rep *rep = &net->reps[0];
+    int32_t ng = net->desc->ngroups;
+    if (s == 0)
+        return rep->net_data;
+    return s <= ng ? rep->nodes[s - 1] : rep->conns[s - 1 - ng];
+}
+
+static int64_t total_records(const rt_net *net)
+{
+    int64_t n = 0;
+    for (int32_t s = 0; s < nsets(net); s++)
+        n += set_of(net, s).n;
+    return n;
+}
+
+static size_t max_record(const rt_net *net)
+{
+    size_t m = 1;
+    for (int32_t s = 0; s < nsets(net); s++)
+        if (set_of(net, s).size > m)
+            m = set_of(net, s).size;
+    return m;
+}
+
+/* Writes rec into every lane (padding included) of record i of set s. */
+static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
+                      const void *rec)
+{
+    size_t off = (size_t)i * st->lane->size;
+    for (int32_t j = 0; j < net->nblocks; j++) {
+        char *lanes = lanes_of(net, j, s) + off;
+        for (int l = 0; l < RT_LANES; l++)
+            st->lane->put(lanes, l, rec);
+    }
+}
+
+/* Merges record i of set s over all replicates into tmp (k records of
+ * st->size); the result is in tmp[0]. */
+static void merge_record(const rt_net *net, int32_t s, const rset *st,
+                         int32_t i, char *tmp)
+{
+    size_t off = (size_t)i * st->lane->size, sz = st->size;
+    int32_t k = net->nreps;
+    if (!st->merge) { /* one arbitrary exemplar: replicate 0 */
+        st->lane->get(tmp, lanes_of(net, 0, s) + off, 0);
+        return;
+    }
+    for (int32_t r = 0; r < k; r++)
+        st->lane->get(tmp + (size_t)r * sz,
+                      lanes_of(net, r / RT_LANES, s) + off, r % RT_LANES);
+    /* Round s: replicate i + w merges into i for i a multiple of 2w. */
+    for (int32_t w = 1; w < k; w *= 2)
+        for (int32_t a = 0; a + w < k; a += 2 * w)
+            st->merge(tmp + (size_t)a * sz, tmp + (size_t)(a + w) * sz);
+}
+
+/* What to do with every record: fill the lanes from replicate 0's plain
+ * records, merge and broadcast (MERGE), or merge into replicate 0's plain
+ * records (INTO 1). */
+typedef enum { OP_FILL, OP_MERGE, OP_LEAVE } lane_op;
+
+static void record_op(const rt_net *net, lane_op op, int32_t s,
+                      const rset *st, int32_t i, char *tmp)
+{
+    if (op == OP_FILL) {
+        broadcast(net, s, st, i, plain_of(net, s) + (size_t)i * st->size);
+        return;
+    }
+    merge_record(net, s, st, i, tmp);
+    if (op == OP_MERGE)
+        broadcast(net, s, st, i, tmp);
+    else
+        memcpy(plain_of(net, s) + (size_t)i * st->size, tmp, st->size);
+}
+
+/* Applies op to every record of every set; one parallel region over the
+ * records when there is enough work, a plain loop otherwise (an OpenMP
+ * region costs a futex call even when it runs on one thread). */
+static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
+{
+    int32_t k = net->nreps, ns = nsets(net);
+    int64_t lanes = (int64_t)net->nblocks * RT_LANES;
+    int64_t work = total_records(net) * (op == OP_FILL ? lanes : k + lanes);
+    size_t tmp_bytes = (size_t)k * max_record(net);
+    if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2) {
+        char *tmp = rt_alloc(where, tmp_bytes);
+        for (int32_t s = 0; s < ns; s++) {
+            rset st = set_of(net, s);
+            for (int32_t i = 0; i < st.n; i++)
+                record_op(net, op, s, &st, i, tmp);
+        }
+        rt_free(tmp, tmp_bytes);
+        return;
+    }
+#pragma omp parallel
+    {
+        char *tmp = rt_alloc(where, tmp_bytes);
+        for (int32_t s = 0; s < ns; s++) {
+            rset st = set_of(net, s);
+#pragma omp for schedule(static) nowait
+            for (int32_t i = 0; i < st.n; i++)
+                record_op(net, op, s, &st, i, tmp);
+        }
+        rt_free(tmp, tmp_bytes);
+    }
+}
+
+/* Allocates the blocks for k replicates (lane records zero-filled). */
+static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
+{
+    const rt_net_desc *d = net->desc;
+    net->nblocks = (k + RT_LANES - 1) / RT_LANES;
+    net->blocks = rt_alloc(where, (size_t)net->nblocks * sizeof(rt_block));
+    for (int32_t j = 0; j < net->nblocks; j++) {
+        rt_block *bl = &net->blocks[j];
+        bl->net = rt_alloc(where, d->lane.size);
+        bl->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
+        bl->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
+        for (int32_t g = 0; g < d->ngroups; g++)
+            bl->nodes[g] = rt_alloc(where, (size_t)net->count[g] * d->groups[g].lane.size);
+        for (int32_t b = 0; b < d->nbundles; b++)
+            bl->conns[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
+                                               d->bundles[b].lane.size);
+    }
+}
+
+void rt_lanes_free(rt_net *net)
+{
+    const rt_net_desc *d = net->desc;
+    for (int32_t j = 0; j < net->nblocks; j++) {
+        rt_block *bl = &net->blocks[j];
+        rt_free(bl->net, d->lane.size);
+        for (int32_t g = 0; g < d->ngroups; g++)
+            rt_free(bl->nodes[g], (size_t)net->count[g] * d->groups[g].lane.size);
+        for (int32_t b = 0; b < d->nbundles; b++)
+            rt_free(bl->conns[b], (size_t)net->bundles[b].nconn * d->bundles[b].lane.size);
+        rt_free(bl->nodes, (size_t)d->ngroups * sizeof(void *));
+        rt_free(bl->conns, (size_t)d->nbundles * sizeof(void *));
+    }
+    rt_free(net->blocks, (size_t)net->nblocks * sizeof(rt_block));
+    net->blocks = NULL;
+    net->nblocks = 0;
+}
+
+/* Replicate 0's plain storage (capacities as in state U). */
+static void alloc_rep0(rt_net *net, rt_srcpos where)
+{
+    const rt_net_desc *d = net->desc;
+    net->reps = rt_alloc(where, sizeof(rt_rep));
+    rt_rep *rep = &net->reps[0];
+    rep->net_data = rt_alloc(where, d->net_size);
+    rep->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
+    rep->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
+    for (int32_t g = 0; g < d->ngroups; g++)
+        rep->nodes[g] = rt_alloc(where, (size_t)net->cap[g] * d->groups[g].node_size);
+    for (int32_t b = 0; b < d->nbundles; b++)
+        rep->conns[b] = rt_alloc(where, (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
+}
+
+static void free_rep0(rt_net *net)
+{
+    const rt_net_desc *d = net->desc;
+    rt_rep *rep = &net->reps[0];
+    rt_free(rep->net_data, d->net_size);
+    for (int32_t g = 0; g < d->ngroups; g++)
+        rt_free(rep->nodes[g], (size_t)net->cap[g] * d->groups[g].node_size);
+    for (int32_t b = 0; b < d->nbundles; b++)
+        rt_free(rep->conns[b], (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
+    rt_free(rep->nodes, (size_t)d->ngroups * sizeof(void *));
+    rt_free(rep->conns, (size_t)d->nbundles * sizeof(void *));
+    rt_free(net->reps, sizeof(rt_rep));
+    net->reps = NULL;
+}
+
+void rt_lanes_enter(rt_net *net, int32_t k, rt_srcpos where)
+{
+    alloc_blocks(net, k, where);
+    net->nreps = k;
+    for_all_records(net, OP_FILL, where);
+    free_rep0(net); /* the lanes hold everything; reps is NULL in R(k) */
+    net->replicated = true;
+}
+
+void rt_lanes_merge(rt_net *net, rt_srcpos where)
+{
+    if (net->nreps < 2)
+        return; /* R(1): nothing to merge */
+    for_all_records(net, OP_MERGE, where);
+}
+
+void rt_lanes_leave(rt_net *net, rt_srcpos where)
+{
+    alloc_rep0(net, where);
+    for_all_records(net, OP_LEAVE, where);
+    rt_lanes_free(net);
+    net->nreps = 1;
+    net->replicated = false;
+}
+
+int32_t rt_lane_count(int32_t k, int32_t lo, int32_t hi)
+{
+    int64_t up = ((int64_t)k + RT_LANES - 1) / RT_LANES * RT_LANES;
+    int64_t down = (int64_t)k / RT_LANES * RT_LANES;
+    if (up <= hi)
+        return (int32_t)up;
+    if (down >= lo && down > 0)
+        return (int32_t)down;
+    return k;
+}

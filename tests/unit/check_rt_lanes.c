@@ -1,0 +1,489 @@
+/* check_rt_lanes.c -- Check suite for lane-blocked replicates: block
+ * layout and padding lanes after REPLICATE INTO k, the count rule for
+ * intervals, MERGE and INTO 1 bitwise equal to the plain implementation,
+ * I/O through lanes, the errors while replicated, and memory accounting.
+ * The lane records and their get/put functions are written here the way
+ * the code generator emits them.
+ */
+#include "check_rt_support.h"
+
+#include <omp.h>
+#include <stddef.h>
+
+enum { IN, HID, ARR };
+enum { IN_HID, HID_HID, ARR_HID };
+
+typedef struct lnode {
+    int32_t id[RT_LANES];
+    cp_real act[RT_LANES];
+    cp_real sum[RT_LANES];
+} lnode;
+
+typedef struct lconn {
+    int32_t tag[RT_LANES];
+    cp_real w[RT_LANES];
+    cp_real delta[RT_LANES];
+} lconn;
+
+typedef struct lnet {
+    cp_real total[RT_LANES];
+    int32_t created[RT_LANES];
+} lnet;
+
+static void lnode_get(void *rec, const void *lanes, int l)
+{
+    tnode *r = rec;
+    const lnode *v = lanes;
+    r->id = v->id[l];
+    r->act = v->act[l];
+    r->sum = v->sum[l];
+}
+
+static void lnode_put(void *lanes, int l, const void *rec)
+{
+    const tnode *r = rec;
+    lnode *v = lanes;
+    v->id[l] = r->id;
+    v->act[l] = r->act;
+    v->sum[l] = r->sum;
+}
+
+static void lconn_get(void *rec, const void *lanes, int l)
+{
+    tconn *r = rec;
+    const lconn *v = lanes;
+    r->tag = v->tag[l];
+    r->w = v->w[l];
+    r->delta = v->delta[l];
+}
+
+static void lconn_put(void *lanes, int l, const void *rec)
+{
+    const tconn *r = rec;
+    lconn *v = lanes;
+    v->tag[l] = r->tag;
+    v->w[l] = r->w;
+    v->delta[l] = r->delta;
+}
+
+static void lnet_get(void *rec, const void *lanes, int l)
+{
+    tnet *r = rec;
+    const lnet *v = lanes;
+    r->total = v->total[l];
+    r->created = v->created[l];
+}
+
+static void lnet_put(void *lanes, int l, const void *rec)
+{
+    const tnet *r = rec;
+    lnet *v = lanes;
+    v->total[l] = r->total;
+    v->created[l] = r->created;
+}
+
+#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put }
+#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put }
+
+static const rt_group_desc lane_groups[] = {
+    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, NODE_LANES },
+    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, NODE_LANES },
+    { "arr", sizeof(tnode), tnode_init, NULL, true, 3, NODE_LANES }, /* no MERGE */
+};
+static const rt_bundle_desc lane_bundles[] = {
+    { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
+    { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
+    { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
+};
+static const rt_net_desc lane_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
+    true, { sizeof(lnet), lnet_get, lnet_put },
+};
+/* The same network without lanes (reference for the merge results). */
+static const rt_group_desc plain_groups[] = {
+    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
+    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
+    { "arr", sizeof(tnode), tnode_init, NULL, true, 3, {0} },
+};
+static const rt_net_desc plain_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, plain_groups, 3, test_bundles,
+    false, {0},
+};
+
+static rt_net net, ref;
+static size_t bytes_before;
+
+/* in: n_in nodes, hid: n_hid nodes, in -> hid and arr -> hid complete,
+ * hid -> hid on the diagonal. */
+static void build(rt_net *n, const rt_net_desc *d, int32_t n_in, int32_t n_hid)
+{
+    node_counter = conn_counter = 0;
+    rt_seed(11);
+    rt_net_create(n, d, HERE);
+    rt_extend(n, IN, n_in, HERE);
+    rt_extend(n, HID, n_hid, HERE);
+    rt_connect(n, IN_HID, 0, n_in - 1, 0, n_hid - 1, HERE);
+    rt_connect(n, ARR_HID, 0, 2, 0, n_hid - 1, HERE);
+    for (int32_t i = 0; i < n_hid; i++)
+        rt_connect(n, HID_HID, i, i, i, i, HERE);
+}
+
+static void setup(void)
+{
+    omp_set_num_threads(2);
+    rt_seed(11); /* the random streams are allocated before the balance */
+    bytes_before = rt_bytes_in_use();
+    build(&net, &lane_desc, 3, 5);
+}
+
+static void teardown(void)
+{
+    rt_net_destroy(&net);
+    omp_set_num_threads(2);
+    rt_seed(11);
+    ck_assert_uint_eq(rt_bytes_in_use(), bytes_before);
+}
+
+static lnode *lnode_at(rt_net *n, int32_t g, int32_t i, int32_t r)
+{
+    return (lnode *)n->blocks[r / RT_LANES].nodes[g] + i;
+}
+
+static lconn *lconn_at(rt_net *n, int32_t b, int32_t c, int32_t r)
+{
+    return (lconn *)n->blocks[r / RT_LANES].conns[b] + c;
+}
+
+static lnet *lnet_at(rt_net *n, int32_t r)
+{
+    return (lnet *)n->blocks[r / RT_LANES].net;
+}
+
+/* ---- entering R(k) ------------------------------------------------------- */
+
+static const int32_t counts[] = { 3, 16, 17, 40 };
+
+START_TEST(test_replicate_fills_every_lane)
+{
+    int32_t k = counts[_i];
+    node_at(&net, 0, HID, 2)->act = 7.5f;
+    ((tnet *)net.reps[0].net_data)->total = 2.25f;
+    tconn c0[15];
+    memcpy(c0, net.reps[0].conns[IN_HID], sizeof c0);
+    rt_replicate(&net, k, k, false, 0, HERE);
+    ck_assert(net.replicated);
+    ck_assert_int_eq(net.nreps, k);
+    ck_assert_int_eq(net.nblocks, (k + RT_LANES - 1) / RT_LANES);
+    ck_assert_ptr_null(net.reps);
+    for (int32_t r = 0; r < net.nblocks * RT_LANES; r++) { /* padding too */
+        int l = r % RT_LANES;
+        ck_assert_float_eq(lnet_at(&net, r)->total[l], 2.25f);
+        ck_assert_int_eq(lnet_at(&net, r)->created[l], 1);
+        ck_assert_float_eq(lnode_at(&net, HID, 2, r)->act[l], 7.5f);
+        for (int32_t i = 0; i < 5; i++)
+            ck_assert_int_eq(lnode_at(&net, HID, i, r)->id[l], 3 + 3 + i);
+        for (int32_t i = 0; i < 3; i++)
+            ck_assert_int_eq(lnode_at(&net, ARR, i, r)->id[l], i);
+        for (int32_t c = 0; c < 15; c++) {
+            ck_assert_int_eq(lconn_at(&net, IN_HID, c, r)->tag[l], c0[c].tag);
+            ck_assert_float_eq(lconn_at(&net, IN_HID, c, r)->w[l], c0[c].w);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_into_one_interval_gives_one_block)
+{
+    node_at(&net, 0, IN, 1)->act = 3;
+    rt_replicate(&net, 1, 1, true, 0, HERE);
+    ck_assert(net.replicated);
+    ck_assert_int_eq(net.nreps, 1);
+    ck_assert_int_eq(net.nblocks, 1);
+    for (int l = 0; l < RT_LANES; l++)
+        ck_assert_float_eq(lnode_at(&net, IN, 1, 0)->act[l], 3);
+    rt_merge(&net, HERE); /* R(1): nothing to merge */
+    lnode_at(&net, IN, 1, 0)->act[0] = 4;
+    rt_replicate(&net, 1, 1, false, 0, HERE);
+    ck_assert(!net.replicated);
+    ck_assert_int_eq(net.nreps, 1);
+    ck_assert_int_eq(net.nblocks, 0);
+    ck_assert_ptr_null(net.blocks);
+    ck_assert_float_eq(node_at(&net, 0, IN, 1)->act, 4);
+    rt_extend(&net, HID, 2, HERE); /* topology thawed */
+    rt_connect(&net, IN_HID, 0, 0, 6, 6, HERE);
+    check_invariants(&net);
+    ck_assert_int_eq(node_at(&net, 0, HID, 6)->id, 3 + 3 + 5 + 1);
+}
+END_TEST
+
+START_TEST(test_lane_count_rule)
+{
+    ck_assert_int_eq(rt_lane_count(4, 1, 4), 4);     /* no multiple fits */
+    ck_assert_int_eq(rt_lane_count(20, 1, 100), 32); /* up: padding is free */
+    ck_assert_int_eq(rt_lane_count(20, 1, 30), 16);  /* down */
+    ck_assert_int_eq(rt_lane_count(20, 17, 30), 20); /* neither */
+    ck_assert_int_eq(rt_lane_count(2, 1, 1000), 16);
+    ck_assert_int_eq(rt_lane_count(48, 1, 48), 48);
+    for (int32_t lo = 1; lo < 60; lo += 5)
+        for (int32_t hi = lo; hi < 120; hi += 9)
+            for (int32_t k = lo; k <= hi; k++) {
+                int32_t c = rt_lane_count(k, lo, hi);
+                ck_assert_int_ge(c, lo);
+                ck_assert_int_le(c, hi);
+            }
+    rt_replicate(&net, 1, 100, true, 0, HERE);
+    ck_assert_int_eq(net.nreps % RT_LANES, 0);
+    ck_assert_int_eq(net.nreps, rt_lane_count(rt_choose_replicates(1, 100, 8 + 33, 2), 1, 100));
+}
+END_TEST
+
+/* ---- MERGE and INTO 1 against the plain implementation --------------------- */
+
+/* Irregular values so that the bracketing of the sums shows in the bits. */
+static cp_real val(int32_t r, int32_t i) { return 1.0f / (cp_real)(3 * r + 1) + 0.37f * (cp_real)i; }
+
+/* Writes replicate r's values into both networks (the lane network the
+ * way generated code writes one lane). */
+static void fill_both(int32_t k)
+{
+    for (int32_t r = 0; r < k; r++) {
+        int l = r % RT_LANES;
+        ((tnet *)ref.reps[r].net_data)->total = val(r, 0);
+        lnet_at(&net, r)->total[l] = val(r, 0);
+        for (int g = 0; g < 3; g++)
+            for (int32_t i = 0; i < net.count[g]; i++) {
+                node_at(&ref, r, g, i)->sum = val(r, i);
+                node_at(&ref, r, g, i)->act = (cp_real)(r + 1);
+                lnode_at(&net, g, i, r)->sum[l] = val(r, i);
+                lnode_at(&net, g, i, r)->act[l] = (cp_real)(r + 1);
+            }
+        for (int b = 0; b < 3; b++)
+            for (int32_t c = 0; c < net.bundles[b].nconn; c++) {
+                conn_at(&ref, r, b, c)->delta = val(r, c + 1);
+                lconn_at(&net, b, c, r)->delta[l] = val(r, c + 1);
+            }
+    }
+}
+
+static void same_record(const void *plain, const void *lanes, rt_lane_get_fn get,
+                        int l, size_t size)
+{
+    char rec[64];
+    memset(rec, 0, sizeof rec);
+    get(rec, lanes, l);
+    ck_assert_mem_eq(rec, plain, size);
+}
+
+/* Every lane of every block (padding included) holds reference replicate 0. */
+static void check_lanes_equal_ref(void)
+{
+    for (int32_t r = 0; r < net.nblocks * RT_LANES; r++) {
+        int l = r % RT_LANES;
+        same_record(ref.reps[0].net_data, lnet_at(&net, r), lnet_get, l, sizeof(tnet));
+        for (int g = 0; g < 3; g++)
+            for (int32_t i = 0; i < net.count[g]; i++)
+                same_record(node_at(&ref, 0, g, i), lnode_at(&net, g, i, r), lnode_get, l,
+                            sizeof(tnode));
+        for (int b = 0; b < 3; b++)
+            for (int32_t c = 0; c < net.bundles[b].nconn; c++)
+                same_record(conn_at(&ref, 0, b, c), lconn_at(&net, b, c, r), lconn_get, l,
+                            sizeof(tconn));
+    }
+}
+
+static void both(int32_t n_in, int32_t n_hid, int32_t k)
+{
+    rt_net_destroy(&net);
+    build(&net, &lane_desc, n_in, n_hid);
+    build(&ref, &plain_desc, n_in, n_hid);
+    rt_replicate(&net, k, k, false, 0, HERE);
+    rt_replicate(&ref, k, k, false, 0, HERE);
+    fill_both(k);
+}
+
+static const int32_t merge_counts[] = { 2, 3, 16, 17, 40 };
+
+START_TEST(test_merge_equals_plain)
+{
+    int32_t k = merge_counts[_i % 5];
+    int32_t n_in = _i < 5 ? 3 : 60, n_hid = _i < 5 ? 5 : 70; /* small, then parallel */
+    both(n_in, n_hid, k);
+    rt_merge(&net, HERE);
+    rt_merge(&ref, HERE);
+    check_lanes_equal_ref();
+    ck_assert_float_eq(lnode_at(&net, ARR, 1, k - 1)->act[(k - 1) % RT_LANES], 1); /* replicate 0's */
+    /* A second MERGE after new per-lane values. */
+    fill_both(k);
+    rt_merge(&net, HERE);
+    rt_merge(&ref, HERE);
+    check_lanes_equal_ref();
+    rt_net_destroy(&ref);
+}
+END_TEST
+
+START_TEST(test_merge_independent_of_threads)
+{
+    cp_real one[3], two[3];
+    for (int t = 1; t <= 2; t++) {
+        omp_set_num_threads(t);
+        both(60, 70, 40);
+        rt_merge(&net, HERE);
+        cp_real *out = t == 1 ? one : two;
+        for (int c = 0; c < 3; c++)
+            out[c] = lconn_at(&net, IN_HID, 1000 * c, 39)->delta[39 % RT_LANES];
+        rt_net_destroy(&ref);
+    }
+    ck_assert_mem_eq(one, two, sizeof one);
+}
+END_TEST
+
+START_TEST(test_into_one_equals_plain)
+{
+    int32_t k = merge_counts[_i % 5];
+    int32_t n_in = _i < 5 ? 3 : 60, n_hid = _i < 5 ? 5 : 70;
+    both(n_in, n_hid, k);
+    rt_replicate(&net, 1, 1, false, 0, HERE);
+    rt_replicate(&ref, 1, 1, false, 0, HERE);
+    ck_assert(!net.replicated);
+    ck_assert_int_eq(net.nreps, 1);
+    ck_assert_ptr_null(net.blocks);
+    ck_assert_mem_eq(net.reps[0].net_data, ref.reps[0].net_data, sizeof(tnet));
+    for (int g = 0; g < 3; g++)
+        ck_assert_mem_eq(net.reps[0].nodes[g], ref.reps[0].nodes[g],
+                         (size_t)net.count[g] * sizeof(tnode));
+    for (int b = 0; b < 3; b++)
+        ck_assert_mem_eq(net.reps[0].conns[b], ref.reps[0].conns[b],
+                         (size_t)net.bundles[b].nconn * sizeof(tconn));
+    rt_net_destroy(&ref);
+}
+END_TEST
+
+/* ---- I/O through lanes ------------------------------------------------------ */
+
+static cp_real buf[17 * 3 + 8];
+
+static cp_io area(int32_t count, int32_t per_rep)
+{
+    return (cp_io){ buf, count, sizeof(cp_real), per_rep };
+}
+
+START_TEST(test_io_lanes_layout)
+{
+    rt_replicate(&net, 17, 17, false, 0, HERE);
+    for (int i = 0; i < 17 * 3; i++)
+        buf[i] = (cp_real)i;
+    cp_io in = area(17 * 3, 3);
+    rt_io_input(&net, IN, 0, 2, offsetof(tnode, act), offsetof(lnode, act), &in, HERE);
+    for (int32_t r = 0; r < 2 * RT_LANES; r++)
+        for (int32_t k = 0; k < 3; k++) {
+            cp_real want = r < 17 ? (cp_real)(r * 3 + k) : 0; /* padding untouched */
+            ck_assert_float_eq(lnode_at(&net, IN, k, r)->act[r % RT_LANES], want);
+            ck_assert_int_eq(lnode_at(&net, IN, k, r)->id[r % RT_LANES], 3 + k);
+        }
+    for (int32_t r = 0; r < 17; r++)
+        for (int32_t k = 0; k < 5; k++)
+            lnode_at(&net, HID, k, r)->sum[r % RT_LANES] = (cp_real)(100 * r + k);
+    memset(buf, 0, sizeof buf);
+    cp_io out = area(17 * 2 + 1, 0);
+    rt_io_output(&net, HID, 3, 9, offsetof(tnode, sum), offsetof(lnode, sum), &out, HERE);
+    for (int32_t r = 0; r < 17; r++)
+        for (int32_t k = 0; k < 2; k++) /* slice clipped to 3...4 */
+            ck_assert_float_eq(buf[r * 2 + k], (cp_real)(100 * r + 3 + k));
+    ck_assert_float_eq(buf[17 * 2], 0);
+}
+END_TEST
+
+static void io_per_rep(void *a)
+{
+    (void)a;
+    rt_replicate(&net, 17, 17, false, 0, HERE);
+    cp_io io = area(17 * 3, 2);
+    rt_io_input(&net, IN, 0, 2, 0, offsetof(lnode, act), &io, (rt_srcpos){ "l.nn", 1 });
+}
+
+static void io_small(void *a)
+{
+    (void)a;
+    rt_replicate(&net, 17, 17, false, 0, HERE);
+    cp_io io = area(17 * 3 - 1, 0);
+    rt_io_output(&net, IN, 0, 2, 0, offsetof(lnode, sum), &io, (rt_srcpos){ "l.nn", 2 });
+}
+
+START_TEST(test_io_lanes_errors)
+{
+    ck_assert_rt_error(io_per_rep, NULL, "l.nn:1: run-time error: input assignment: the I/O area holds 2 values per replicate but in selects 3 nodes");
+    ck_assert_rt_error(io_small, NULL, "l.nn:2: run-time error: output assignment: the I/O area has 50 elements, 51 needed (17 replicates x 3 nodes of in)");
+}
+END_TEST
+
+/* ---- errors while replicated ------------------------------------------------- */
+
+static const rt_srcpos E = { "e.nn", 9 };
+
+static void e_extend(void *a) { (void)a; rt_extend(&net, HID, 1, E); }
+static void e_connect(void *a) { (void)a; rt_connect(&net, HID_HID, 0, 1, 0, 1, E); }
+static void e_disconnect(void *a) { (void)a; rt_disconnect(&net, IN_HID, 0, 1, 0, 1, E); }
+static void e_address(void *a) { (void)a; (void)rt_conn_address(&net, IN_HID, 0, 0, E); }
+static void e_node_rep(void *a) { (void)a; rt_request_node_replicate(&net, HID, 0, 2, E); }
+static void e_conn_rep(void *a) { (void)a; rt_request_conn_replicate(&net, IN_HID, 0, 0, E); }
+static void e_twice(void *a) { (void)a; rt_replicate(&net, 3, 3, false, 0, E); }
+
+START_TEST(test_errors_while_replicated)
+{
+    rt_replicate(&net, 17, 17, false, 0, HERE);
+    ck_assert_rt_error(e_extend, NULL, "e.nn:9: run-time error: EXTEND while the network net is replicated");
+    ck_assert_rt_error(e_connect, NULL, "e.nn:9: run-time error: CONNECT while the network net is replicated");
+    ck_assert_rt_error(e_disconnect, NULL, "e.nn:9: run-time error: DISCONNECT while the network net is replicated");
+    ck_assert_rt_error(e_address, NULL, "e.nn:9: run-time error: connection addressing while the network net is replicated");
+    ck_assert_rt_error(e_node_rep, NULL, "e.nn:9: run-time error: node REPLICATE while the network net is replicated");
+    ck_assert_rt_error(e_conn_rep, NULL, "e.nn:9: run-time error: connection REPLICATE while the network net is replicated");
+    ck_assert_rt_error(e_twice, NULL, "e.nn:9: run-time error: REPLICATE net while it is already replicated (only INTO 1 is allowed)");
+}
+END_TEST
+
+static void e_memory(void *a)
+{
+    (void)a;
+    rt_set_memory_limit(rt_bytes_in_use() + 100000);
+    rt_replicate(&net, 5000, 5000, false, 0, E);
+}
+
+START_TEST(test_out_of_memory)
+{
+    ck_assert_rt_error(e_memory, NULL, "e.nn:9: run-time error: out of memory");
+}
+END_TEST
+
+START_TEST(test_destroy_in_lane_state)
+{
+    rt_replicate(&net, 40, 40, false, 0, HERE);
+    ck_assert_uint_gt(rt_bytes_in_use(), bytes_before);
+    /* teardown destroys the replicated network and checks the balance */
+}
+END_TEST
+
+static Suite *lanes_suite(void)
+{
+    Suite *s = suite_create("rt_lanes");
+    TCase *tc = tcase_create("lanes");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, test_replicate_fills_every_lane, 0, 4);
+    tcase_add_test(tc, test_into_one_interval_gives_one_block);
+    tcase_add_test(tc, test_lane_count_rule);
+    tcase_add_loop_test(tc, test_merge_equals_plain, 0, 10);
+    tcase_add_test(tc, test_merge_independent_of_threads);
+    tcase_add_loop_test(tc, test_into_one_equals_plain, 0, 10);
+    tcase_add_test(tc, test_io_lanes_layout);
+    tcase_add_test(tc, test_io_lanes_errors);
+    tcase_add_test(tc, test_errors_while_replicated);
+    tcase_add_test(tc, test_out_of_memory);
+    tcase_add_test(tc, test_destroy_in_lane_state);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(lanes_suite());
+}
