@@ -331,6 +331,50 @@ void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
                   size_t lane_offset, cp_io *io, rt_srcpos where);
 
+/* ---- the standard library's arithmetic, inline ----------------------------
+ *
+ * sigmoid, sigmoidPrime, absReal, signReal, minReal and maxReal of the
+ * standard library are these functions; cupitc calls them directly (so
+ * that loops over lanes vectorize) unless the program is built with
+ * -fno-builtin.  The activation function is tanh, computed by a rational
+ * approximation (error below 4e-7) that needs only + - * / and so
+ * vectorizes; beyond |x| = 7.9 tanh is +-1 in single precision. */
+static inline cp_real rt_tanh(cp_real x)
+{
+#ifdef CUPIT_REAL_DOUBLE
+    return __builtin_tanh(x);
+#else
+    const float lim = 7.90531110763549805f;
+    float a = x < -lim ? -lim : (x > lim ? lim : x);
+    float a2 = a * a;
+    float p = -2.76076847742355e-16f;
+    p = p * a2 + 2.00018790482477e-13f;
+    p = p * a2 + -8.60467152213735e-11f;
+    p = p * a2 + 5.12229709037114e-08f;
+    p = p * a2 + 1.48572235717979e-05f;
+    p = p * a2 + 6.37261928875436e-04f;
+    p = p * a2 + 4.89352455891786e-03f;
+    float q = 1.19825839466702e-06f;
+    q = q * a2 + 1.18534705686654e-04f;
+    q = q * a2 + 2.26843463243900e-03f;
+    q = q * a2 + 4.89352518554385e-03f;
+    return (a * p) / q;
+#endif
+}
+
+static inline cp_real rt_sigmoid(cp_real x) { return rt_tanh(x); }
+/* The derivative at the net input x. */
+static inline cp_real rt_sigmoid_prime(cp_real x)
+{
+    cp_real t = rt_tanh(x);
+    return 1 - t * t;
+}
+static inline cp_real rt_abs_real(cp_real x) { return x < 0 ? -x : x; }
+/* signReal(0) is 0: RPROP must make no step for a zero gradient. */
+static inline cp_real rt_sign_real(cp_real x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+static inline cp_real rt_min_real(cp_real x, cp_real y) { return x < y ? x : y; }
+static inline cp_real rt_max_real(cp_real x, cp_real y) { return x > y ? x : y; }
+
 #ifdef __cplusplus
 }
 #endif

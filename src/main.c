@@ -42,6 +42,7 @@ typedef struct Options {
     bool check_index;
     bool check_overflow;
     bool lanes;
+    int builtins; /* -1: default (on unless user C or object files are given) */
     bool debug;
     bool verbose;
     const char *opt_level;
@@ -70,6 +71,9 @@ static void usage(FILE *out)
           "  --no-openmp        build without OpenMP (serial program)\n"
           "  --no-checks        drop the subscript range checks\n"
           "  --check-overflow   make integer overflow a run-time error (default: wraps)\n"
+          "  -fno-builtin       call sigmoid, sigmoidPrime, absReal, signReal, minReal\n"
+          "                     and maxReal through the library, not inline (the\n"
+          "                     default when C or object files are given)\n"
           "  --no-lanes         run replicated networks one replicate at a time\n"
           "                     instead of in SIMD lane blocks\n"
           "  -lLIB, -LDIR       passed to the linker\n"
@@ -117,6 +121,8 @@ static int parse_args(int argc, char **argv, Options *o)
     o->line_directives = true;
     o->openmp = true;
     o->check_index = true;
+    o->builtins = -1;
+    o->lanes = true;
     o->opt_level = "-O2";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -144,6 +150,10 @@ static int parse_args(int argc, char **argv, Options *o)
             o->check_index = false;
         } else if (strcmp(a, "--check-overflow") == 0) {
             o->check_overflow = true;
+        } else if (strcmp(a, "-fbuiltin") == 0) {
+            o->builtins = 1;
+        } else if (strcmp(a, "-fno-builtin") == 0) {
+            o->builtins = 0;
         } else if (strcmp(a, "--lanes") == 0) {
             o->lanes = true;
         } else if (strcmp(a, "--no-lanes") == 0) {
@@ -196,6 +206,15 @@ static int parse_args(int argc, char **argv, Options *o)
     return -1;
 }
 
+/* C or object files given: they may replace standard library functions. */
+static bool has_user_files(const Options *o)
+{
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] != '-')
+            return true;
+    return false;
+}
+
 /* "dir/prog.nn" -> "prog" + suffix. */
 static char *derived_name(const char *input, const char *suffix)
 {
@@ -222,6 +241,7 @@ static int generate(const Options *opt, Program *prog, const char *argv0)
     CgOptions cgo = {.line_directives = opt->line_directives, .check_index = opt->check_index,
                      .check_overflow = opt->check_overflow,
                      .lanes = opt->lanes,
+                     .builtins = opt->builtins == 1 || (opt->builtins < 0 && !has_user_files(opt)),
                      .source_name = opt->input};
     if (!cg_generate(prog, &cgo, &em)) {
         emit_free(&em);

@@ -8,8 +8,9 @@
 #               NAME.args    arguments for the program
 #               NAME.c       EXTERNAL C code compiled in
 #               NAME.flags   extra cupitc options
-# Each program runs with 1 and 2 threads and as a serial (--no-openmp) build;
-# all runs must give the expected output.  The report's features.nn runs too.
+# Each program runs with 1 and 2 threads, as a serial (--no-openmp) build and
+# with replicates one at a time (--no-lanes); all runs must give the
+# expected output.  The report's features.nn runs too.
 set -u
 : "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
 ROOT=$(pwd)
@@ -25,10 +26,11 @@ run_case() { # name src dir
     [ -f "$dir/$name.args" ] && args=$(cat "$dir/$name.args")
     want_status=0
     [ -f "$dir/$name.status" ] && want_status=$(cat "$dir/$name.status")
-    for variant in omp serial; do
+    for variant in omp serial nolanes; do
         flags=""
         [ -f "$dir/$name.flags" ] && flags=$(cat "$dir/$name.flags")
         [ "$variant" = serial ] && flags="$flags --no-openmp"
+        [ "$variant" = nolanes ] && flags="$flags --no-lanes"
         exe="$out/$name.$variant"
         # shellcheck disable=SC2086
         if ! "$CUPITC" $flags -Xcc -Wall -Xcc -Wextra -Xcc -Werror "$src" $extra -o "$exe" \
@@ -37,7 +39,7 @@ run_case() { # name src dir
             return
         fi
         threads="1 2"
-        [ "$variant" = serial ] && threads="1"
+        [ "$variant" != omp ] && threads="1"
         for t in $threads; do
             # shellcheck disable=SC2086
             (cd "$dir" && OMP_NUM_THREADS=$t timeout 60 "$ROOT/$exe" $args) \

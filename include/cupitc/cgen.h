@@ -17,6 +17,7 @@ typedef struct CgOptions {
     bool check_overflow;  /* integer overflow is a run-time error (else wraps) */
     const char *source_name; /* file name used in #line and error messages */
     bool lanes;           /* replicated networks run in lane blocks (SIMD) */
+    bool builtins;        /* call the standard library's arithmetic inline */
 } CgOptions;
 
 /* Emits the program into `out`.  Returns false after reporting a

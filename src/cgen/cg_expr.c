@@ -464,7 +464,7 @@ static const char *lane_aware_net_function(Cg *cg, Expr *e, const char *netx, co
         }
         scalar = fmt(cg, "%s, %s", scalar, t);
     }
-    return fmt(cg, "%s if (n_->blocks) { uint8_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
+    return fmt(cg, "%s if (n_->blocks) { int32_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
                    "m_[r_ %% RT_LANES] = 1; %s(n_, r_ / RT_LANES, m_, t_%s); res_ = t_[r_ %% RT_LANES]; } "
                    "else res_ = %s(n_, r_%s); res_; })",
                s, R, cg_lane_fn_name(cg, f, NULL, -1), lane, cg_subr_name(cg, f), scalar);

@@ -73,13 +73,13 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
     const char *head;
     switch (s->owner->kind) {
     case TY_NETWORK:
-        head = fmt(cg, "rt_net *net, int32_t blk, const uint8_t *M0%s", ret);
+        head = fmt(cg, "rt_net *net, int32_t blk, const int32_t *M0%s", ret);
         break;
     case TY_NODE:
-        head = fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const uint8_t *M0%s", ret);
+        head = fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const int32_t *M0%s", ret);
         break;
     default:
-        head = fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const uint8_t *M0%s",
+        head = fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const int32_t *M0%s",
                    s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
         break;
     }
@@ -126,8 +126,8 @@ static void pop_mask(Cg *cg)
 static const char *copy_mask(Cg *cg, const char *from)
 {
     const char *m = cg_fresh(cg, "M");
-    emit(cg->out, "uint8_t %s[RT_LANES];", m);
-    emit(cg->out, "__builtin_memcpy(%s, %s, RT_LANES);", m, from);
+    emit(cg->out, "int32_t %s[RT_LANES];", m);
+    emit(cg->out, "__builtin_memcpy(%s, %s, sizeof(int32_t) * RT_LANES);", m, from);
     return m;
 }
 
@@ -141,6 +141,8 @@ static void clear_lanes(Cg *cg, int base, const char *extra)
         body = fmt(cg, "%s %s[l] = 0;", body, ms->m[i]);
     emit(cg->out, LANES " if (%s[l]) {%s }", cur, body);
 }
+
+static bool lane_pure(const Expr *e);
 
 /* ---- hoisting object function calls ------------------------------------- */
 
@@ -180,6 +182,9 @@ static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
         } else if (p->access == ACCESS_VAR) {
             emit(cg->out, "%s *%s[RT_LANES] = {0};", cg_ctype(cg, p->type), t);
             emit(cg->out, LANES " if (%s[l]) %s[l] = &%s;", M, t, cg_lvalue(cg, a));
+        } else if (lane_pure(a)) {
+            emit(cg->out, "%s %s[RT_LANES];", cg_ctype(cg, p->type), t);
+            emit(cg->out, "CP_SIMD " LANES " %s[l] = %s;", t, cg_expr_as(cg, a, p->type));
         } else {
             emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, p->type), t);
             emit(cg->out, LANES " if (%s[l]) %s[l] = %s;", M, t, cg_expr_as(cg, a, p->type));
@@ -257,6 +262,45 @@ static void hoist_in(Cg *cg, Expr *e)
     }
 }
 
+/* Whether evaluating e in a lane that is not active is harmless: no calls,
+ * no checks that could raise a run-time error, no random numbers.  Such
+ * statements run in every lane and keep the inactive lanes' old values by
+ * a select, which vectorizes; the others run under `if (M[l])`. */
+static bool lane_pure(const Expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME:
+    case EXPR_ME: case EXPR_YOU: case EXPR_INDEX:
+        return true;
+    case EXPR_SELECT:
+        return lane_pure(e->u.select.obj);
+    case EXPR_UNARY:
+        return e->u.unary.op != OP_RANDOM && lane_pure(e->u.unary.operand);
+    case EXPR_BINARY: {
+        Op op = e->u.binary.op;
+        bool integral = e->type && type_is_integral(e->type);
+        if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT ||
+            ((op == OP_DIV || op == OP_MOD) && integral))
+            return false;
+        return lane_pure(e->u.binary.lhs) && lane_pure(e->u.binary.rhs);
+    }
+    case EXPR_TERNARY:
+        return lane_pure(e->u.ternary.cond) && lane_pure(e->u.ternary.then_e) &&
+               lane_pure(e->u.ternary.else_e);
+    case EXPR_CONVERT:
+        if (sema_convert_kind(e) == CONV_NUMERIC && e->type->kind != TY_REAL)
+            return false; /* Real -> integer checks the range */
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            if (!lane_pure(VEC_AT(e->u.convert.args, i, Expr)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* ---- statements ------------------------------------------------------------ */
 
 static void lane_block(Cg *cg, Block *b);
@@ -314,7 +358,7 @@ static const char *node_mask(Cg *cg, const NodeRange *r, const char *M, const ch
     if (!r->rlo)
         return M;
     const char *m = cg_fresh(cg, "Mi");
-    emit(cg->out, "uint8_t %s[RT_LANES];", m);
+    emit(cg->out, "int32_t %s[RT_LANES];", m);
     emit(cg->out, LANES " %s[l] = %s[l] && %s >= %s[l] && %s <= %s[l];", m, M, i, r->rlo, i,
          r->rhi);
     emit(cg->out, "if (!cp_any(%s)) continue;", m);
@@ -425,7 +469,7 @@ static void lane_objcall(Cg *cg, Expr *call)
         const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
         emit_open(cg->out, LANES);
         emit_open(cg->out, "if (%s[l])", M);
-        emit(cg->out, "uint8_t m1_[RT_LANES] = {0};");
+        emit(cg->out, "int32_t m1_[RT_LANES] = {0};");
         emit(cg->out, "m1_[l] = 1;");
         emit(cg->out, "%s(net, blk, cp_idx(%s, %s, net->count[%d], \"%s\"), m1_%s);",
              cg_lane_fn_name(cg, proc, cg->fn->net, g), cg_pos(cg, obj->loc),
@@ -457,7 +501,19 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
     emit(o, "int32_t wi_[RT_LANES], wb_[RT_LANES];");
     emit(o, LANES " { wi_[l] = -1; wb_[l] = -1; }");
     emit(o, "(void)wb_; (void)acc_;");
-    /* per element: V = value record pointer, W = its position */
+    /* per element: V = value record pointer, W = its position.  Every lane
+       sees the same connections (and, for an all-slice, the same nodes), so
+       the first-element test is one scalar flag and the combining runs in
+       every lane without a mask; only the final store is masked. */
+    emit(o, "bool first_ = true;");
+    emit(o, "(void)first_;");
+    const char *update_all = wta
+        ? fmt(cg, "if (first_) { CP_SIMD " LANES " { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } first_ = false; } "
+                  "else { CP_SIMD " LANES " if (%s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } }",
+              field, fname, field, field)
+        : fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = V_->%s[l]; first_ = false; } "
+                  "else { CP_SIMD " LANES " acc_[l] = %s(acc_[l], V_->%s[l]); }",
+              field, fname, field);
     const char *update = wta ? fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
                                    fname, field, field)
                              : fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
@@ -476,7 +532,7 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "CP_SIMD " LANES " if (%s[l] && %s >= %s[l] && %s <= %s[l]) { %s }", M, i, r.rlo,
                  i, r.rhi, update);
         else
-            emit(o, "CP_SIMD " LANES " if (%s[l]) { %s }", M, update);
+            emit(o, "%s", update_all);
         emit_close(o, "%s", "");
     } else {
         Symbol *ifc = base->sym;
@@ -487,18 +543,20 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, cg->fn->net->bundles[b].conn), k);
             emit(o, "const int32_t W_ = %s, WB_ = %d;", k, b);
             emit(o, "(void)W_; (void)WB_;");
-            emit(o, "CP_SIMD " LANES " if (%s[l]) { %s }", M, update);
+            emit(o, "%s", update_all);
             close_lane_conn_loop(cg);
         }
     }
     if (!wta) {
-        emit(o, LANES " if (%s[l] && wi_[l] >= 0) %s = acc_[l];", M,
+        emit(o, LANES " if (%s[l] && (!first_ || wi_[l] >= 0)) %s = acc_[l];", M,
              cg_lvalue(cg, s->u.reduction.into));
     } else {
+        /* lanes that were not active take no part */
+        emit(o, LANES " if (!%s[l]) wi_[l] = -1;", M);
         /* call the winner's procedure once per distinct winner */
         emit_open(o, "for (int w = 0; w < RT_LANES; w++)");
         emit(o, "if (wi_[w] < 0) continue;");
-        emit(o, "uint8_t mw_[RT_LANES];");
+        emit(o, "int32_t mw_[RT_LANES];");
         emit(o, "const int32_t wiw_ = wi_[w], wbw_ = wb_[w];");
         emit(o, LANES " { mw_[l] = wi_[l] == wiw_ && wb_[l] == wbw_; if (mw_[l]) wi_[l] = -1; }");
         if (level == SEMF_LEVEL_NODE) {
@@ -527,7 +585,7 @@ static void lane_if(Cg *cg, Stmt *s)
         push_mask(cg, rest);
         hoist_in(cg, arm->cond);
         pop_mask(cg);
-        emit(o, "uint8_t %s[RT_LANES];", mt);
+        emit(o, "int32_t %s[RT_LANES];", mt);
         emit(o, LANES " { %s[l] = %s[l] && (%s); if (%s[l]) %s[l] = 0; }", mt, rest,
              cg_expr(cg, arm->cond), mt, rest);
         emit_open(o, "if (cp_any(%s))", mt);
@@ -614,9 +672,15 @@ static void lane_assign(Cg *cg, Stmt *s)
     const char *M = cur_mask(cg);
     hoist_in(cg, t);
     hoist_in(cg, v);
+    bool pure = lane_pure(t) && lane_pure(v) && !(cg_lane_hoisted(cg, v));
     if (s->u.assign.op == ASSIGN_SET) {
-        emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, cg_lvalue(cg, t),
-             cg_expr_as(cg, v, t->type));
+        const char *lv = cg_lvalue(cg, t);
+        if (pure) /* both values loaded unconditionally: a select, which vectorizes */
+            emit(cg->out, "CP_SIMD " LANES " { const %s n_ = %s, o_ = %s; %s = %s[l] ? n_ : o_; }",
+                 cg_ctype(cg, t->type), cg_expr_as(cg, v, t->type), lv, lv, M);
+        else
+            emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, lv,
+                 cg_expr_as(cg, v, t->type));
         return;
     }
     const char *pos = cg_pos(cg, s->loc), *x = cg_expr(cg, v), *lv = cg_lvalue(cg, t);
@@ -642,7 +706,11 @@ static void lane_assign(Cg *cg, Stmt *s)
         break;
     }
     /* the target's address is plain indexing here: evaluating it twice is safe */
-    emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, lv, rhs);
+    if (pure && !(integral && (s->u.assign.op == ASSIGN_DIV || s->u.assign.op == ASSIGN_MOD)))
+        emit(cg->out, "CP_SIMD " LANES " { const %s n_ = %s, o_ = %s; %s = %s[l] ? n_ : o_; }",
+             cg_ctype(cg, t->type), rhs, lv, lv, M);
+    else
+        emit(cg->out, "CP_SIMD " LANES " if (%s[l]) %s = %s;", M, lv, rhs);
 }
 
 static void frozen_error(Cg *cg, Stmt *s, const char *what)
@@ -806,8 +874,8 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
     for (int i = 0; i < s->params.len; i++)
         emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
-    emit(o, "uint8_t Mf[RT_LANES];");
-    emit(o, "__builtin_memcpy(Mf, M0, RT_LANES);");
+    emit(o, "int32_t Mf[RT_LANES];");
+    emit(o, "__builtin_memcpy(Mf, M0, sizeof Mf);");
     push_mask(cg, "Mf");
     lane_block(cg, s->decl->u.subr.body);
     emit_close(o, "%s", "");

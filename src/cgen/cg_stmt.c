@@ -208,7 +208,7 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
         const char *la = broadcast_args(cg, proc, temps);
         const char *j = cg_fresh(cg, "blk");
         const char *loop = fmt(cg,
-            "for (int32_t %s = %s / RT_LANES; %s <= %s / RT_LANES; %s++) { uint8_t m_[RT_LANES]; "
+            "for (int32_t %s = %s / RT_LANES; %s <= %s / RT_LANES; %s++) { int32_t m_[RT_LANES]; "
             "for (int l = 0; l < RT_LANES; l++) { int32_t q_ = %s * RT_LANES + l; m_[l] = q_ >= %s && q_ <= %s; } "
             "%s(n_, %s, m_%s); }",
             j, lo, j, hi, j, j, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), j, la);

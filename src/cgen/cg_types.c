@@ -45,8 +45,37 @@ const char *cg_global(Cg *cg, const Symbol *sym)
     return arena_printf(cg->arena, "cpG_%s", sym->name);
 }
 
+/* The standard library's arithmetic functions that are called inline
+ * (cupit_rt.h) when declared with their library signature. */
+static const struct { const char *name, *inline_name; int nparams; } builtins[] = {
+    {"sigmoid", "rt_sigmoid", 1},     {"sigmoidPrime", "rt_sigmoid_prime", 1},
+    {"absReal", "rt_abs_real", 1},    {"signReal", "rt_sign_real", 1},
+    {"minReal", "rt_min_real", 2},    {"maxReal", "rt_max_real", 2},
+};
+
+static const char *builtin_name(Cg *cg, const Symbol *s)
+{
+    if (!cg->opts.builtins || s->kind != SYM_FUNC || !s->external || !s->result ||
+        s->result->kind != TY_REAL)
+        return NULL;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+        if (strcmp(s->name, builtins[i].name) != 0 || s->params.len != builtins[i].nparams)
+            continue;
+        for (int p = 0; p < s->params.len; p++) {
+            const Symbol *prm = VEC_AT(s->params, p, Symbol);
+            if (prm->access != ACCESS_CONST || prm->type->kind != TY_REAL)
+                return NULL;
+        }
+        return builtins[i].inline_name;
+    }
+    return NULL;
+}
+
 const char *cg_subr_name(Cg *cg, const Symbol *s)
 {
+    const char *b = builtin_name(cg, s);
+    if (b)
+        return b;
     switch (s->kind) {
     case SYM_PROC:
     case SYM_FUNC:
