@@ -6,16 +6,8 @@
 # not against fixed numbers; the runs at 1 and 2 threads must agree on the
 # epochs and the pruning lines, with errors within a relative 1e-4.
 set -u
-: "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
-ROOT=$(pwd)
-SHARED="$ROOT/../shared"
-out="$BUILD/tests/report"
-rm -rf "$out"
-mkdir -p "$out"
-export NO_COLOR=1
-# Idle OpenMP threads sleep instead of spinning: on a loaded 2-core machine
-# spinning makes the 2-thread runs many times slower; results are unaffected.
-export OMP_WAIT_POLICY=passive
+suite=report
+. tests/tools/suite-env.sh
 src="$SHARED/report-examples/backprop.nn"
 exe="$out/report-backprop"
 

@@ -8,17 +8,10 @@
 # tests/sanitize/ must be caught.  One valgrind (memcheck) run of the report's
 # trainer with pruning closes the suite.
 set -u
-: "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
-ROOT=$(pwd)
-SHARED="$ROOT/../shared"
-out="$BUILD/tests/sanitize"
-rm -rf "$out"
-mkdir -p "$out"
-export NO_COLOR=1
+suite=sanitize
+. tests/tools/suite-env.sh
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1
-# Idle OpenMP threads sleep instead of spinning (fast on a loaded machine).
-export OMP_WAIT_POLICY=passive
 SANITIZE="-g -O1 -Xcc -fsanitize=address,undefined -Xcc -fno-omit-frame-pointer
           -Xcc -fno-sanitize-recover=all"
 REPORT_PATTERN='ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error: |SUMMARY: [A-Za-z]*Sanitizer'
@@ -33,12 +26,12 @@ build() {
     fi
 }
 
-# run NAME DIR STATUS THREADS [ARGS...]: runs $out/NAME in DIR; sets
-# $status and leaves $out/NAME.stdout and NAME.stderr.
+# run CASE EXE DIR THREADS [ARGS...]: runs $out/EXE in DIR; sets $status
+# and leaves $out/CASE.stdout and CASE.stderr.
 run() {
-    name=$1 dir=$2 threads=$4
+    name=$1 exe=$2 dir=$3 threads=$4
     shift 4
-    (cd "$dir" && OMP_NUM_THREADS=$threads timeout 120 "$ROOT/$out/$name" "$@") \
+    (cd "$dir" && OMP_NUM_THREADS=$threads timeout 120 "$ROOT/$out/$exe" "$@") \
         >"$out/$name.stdout" 2>"$out/$name.stderr"
     status=$?
 }
@@ -80,31 +73,37 @@ for src in tests/run/*.nn; do
     args=""
     [ -f "tests/run/$base.args" ] && args=$(cat "tests/run/$base.args")
     # shellcheck disable=SC2086
-    run "$name" tests/run "$want" 2 $args
+    run "$name" "$name" tests/run 2 $args
     verdict "$name" "$want" "$ROOT/tests/run/$base.out" "$err"
 done
 
 # ---- examples on small inputs ----------------------------------------------------
 if build asan-backprop examples/backprop.nn; then
-    run asan-backprop . 0 2 --data examples/data/circle.train \
+    run asan-backprop asan-backprop . 2 --data examples/data/circle.train \
         --data Test=examples/data/circle.test --param hidden=4 --param epochs=10
     verdict asan-backprop 0
+    # 64 hidden units, 1 thread: 84 replicates for 160 examples, so the
+    # second batch of each epoch fills only part of the replicates.
+    run asan-backprop-partial asan-backprop . 1 --data examples/data/circle.train \
+        --data Test=examples/data/circle.test --param hidden=64 --param epochs=3
+    verdict asan-backprop-partial 0 && ! grep -q 'with 84 replicates' "$out/asan-backprop-partial.stdout" &&
+        echo "FAIL asan-backprop-partial-count: expected 84 replicates: $(head -1 "$out/asan-backprop-partial.stdout")"
 fi
 if build asan-grow examples/grow.nn; then
     # patience 20: the hidden layer divides several times (node REPLICATE).
-    run asan-grow . 0 2 --data examples/data/xor.data --param epochs=200 --param patience=20
+    run asan-grow asan-grow . 2 --data examples/data/xor.data --param epochs=200 --param patience=20
     verdict asan-grow 0 && ! grep -q '^hidden units: 3' "$out/asan-grow.stdout" &&
         echo "FAIL asan-grow-divides: the hidden layer did not grow to 3 units"
 fi
 if build asan-kohonen examples/kohonen.nn; then
-    run asan-kohonen . 0 2 --data examples/data/circle.train --param units=6 --param epochs=3
+    run asan-kohonen asan-kohonen . 2 --data examples/data/circle.train --param units=6 --param epochs=3
     verdict asan-kohonen 0
 fi
 
 # ---- the report's programs -----------------------------------------------------
 report="$SHARED/report-examples"
 if [ -f "$report/features.nn" ] && build asan-report-features "$report/features.nn"; then
-    run asan-report-features "$out" 0 2
+    run asan-report-features asan-report-features "$out" 2
     verdict asan-report-features 0 "$ROOT/tests/report/report-features.out"
 elif [ ! -f "$report/features.nn" ]; then
     echo "FAIL asan-report-features: $report/features.nn not found"
@@ -114,24 +113,20 @@ if [ ! -f "$report/backprop.nn" ]; then
 elif build asan-report-backprop "$report/backprop.nn"; then
     xor="$SHARED/data/xor.data"
     for t in 1 2; do
-        run asan-report-backprop . 0 $t --data "$xor" --bias --max-epochs 200
-        cp "$out/asan-report-backprop.stderr" "$out/asan-report-xor-$t.stderr"
-        cp "$out/asan-report-backprop.stdout" "$out/asan-report-xor-$t.stdout"
+        run "asan-report-xor-$t" asan-report-backprop . $t --data "$xor" --bias --max-epochs 200
         verdict "asan-report-xor-$t" 0
     done
     # Seed 34 prunes a hidden node's every input: the node deletes itself.
-    run asan-report-backprop . 0 2 --data "$xor" --bias --max-epochs 200 --seed 34
-    cp "$out/asan-report-backprop.stderr" "$out/asan-report-xor-nodes.stderr"
-    cp "$out/asan-report-backprop.stdout" "$out/asan-report-xor-nodes.stdout"
+    run asan-report-xor-nodes asan-report-backprop . 2 --data "$xor" --bias --max-epochs 200 \
+        --seed 34
     if verdict asan-report-xor-nodes 0; then
         awk -v stop=0.005 -v conns=17 -v capped=0 -v maxep=200 -f tests/tools/report-protocol.awk \
             "$out/asan-report-xor-nodes.stdout" >"$out/nodes.check" 2>&1
         grep -q 'deleted nodes [1-9]' "$out/nodes.check" ||
             echo "FAIL asan-report-xor-nodes: no node deletion (pick another seed): $(cat "$out/nodes.check")"
     fi
-    run asan-report-backprop . 0 2 --data "$SHARED/data/diabetes.train" --bias --max-epochs 30
-    cp "$out/asan-report-backprop.stderr" "$out/asan-report-diabetes.stderr"
-    cp "$out/asan-report-backprop.stdout" "$out/asan-report-diabetes.stdout"
+    run asan-report-diabetes asan-report-backprop . 2 --data "$SHARED/data/diabetes.train" \
+        --bias --max-epochs 30
     verdict asan-report-diabetes 0
 fi
 
@@ -140,7 +135,7 @@ for src in tests/sanitize/selftest-*.nn; do
     [ -f "$src" ] || continue
     base=$(basename "$src" .nn)
     build "$base" "$src" "tests/sanitize/$base.c" || continue
-    run "$base" . 0 1
+    run "$base" "$base" . 1
     if grep -Eq "$REPORT_PATTERN" "$out/$base.stderr" && [ "$status" -ne 0 ]; then
         echo "ok $base (caught)"
     else
