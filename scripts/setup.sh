@@ -8,7 +8,7 @@
 # sudo) only when something is missing.
 set -eu
 
-pkgs="gcc make re2c bison check pkg-config libc6-dev"
+pkgs="gcc make re2c bison check pkg-config libc6-dev valgrind"
 if [ "${1:-}" = bench ]; then
     pkgs="$pkgs libfann-dev python3-torch libopenblas-dev python3"
 fi

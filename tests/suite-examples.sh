@@ -1,0 +1,88 @@
+#!/bin/sh
+# suite-examples.sh -- every examples/*.nn compiles warning-free (-Wall
+# -Wextra -Werror on the generated C, OpenMP and serial builds) and runs on
+# its bundled data with a fixed seed.  For each case tests/examples/CASE.args
+# (CASE is the example's name, or NAME-VARIANT) the 1-thread output must equal
+# CASE.out, the error of the last epoch must be below epoch 1's, the serial
+# build must print the same, and so must 2 threads: byte for byte when the
+# replicate count is the same, else with reals within a relative 1e-4 and the
+# replicate count not compared.  GOLDEN_UPDATE=1 rewrites the CASE.out files,
+# which must then be reviewed (tests/examples/README.md).
+set -u
+suite=examples
+. tests/tools/suite-env.sh
+WARN="-Xcc -Wall -Xcc -Wextra -Xcc -Werror"
+
+# compile PROG VARIANT FLAGS: builds $out/bin-PROG-VARIANT.
+compile() {
+    # shellcheck disable=SC2086
+    if ! "$CUPITC" $WARN $3 "examples/$1.nn" -o "$out/bin-$1-$2" >"$out/bin-$1-$2.log" 2>&1; then
+        echo "FAIL example-$1: does not compile warning-free ($2)"
+        sed 's/^/    /' "$out/bin-$1-$2.log" | head -20
+        return 1
+    fi
+}
+
+# run CASE EXE THREADS: runs from the repository root; output in $out/CASE.THREADS.
+run() {
+    # shellcheck disable=SC2046
+    OMP_NUM_THREADS=$3 timeout 60 "$2" $(cat "tests/examples/$1.args") \
+        >"$out/$1.$4" 2>"$out/$1.$4.err"
+    status=$?
+    if [ "$status" -ne 0 ] || [ -s "$out/$1.$4.err" ]; then
+        echo "FAIL $1: exit status $status ($4)"; sed 's/^/    /' "$out/$1.$4.err" | head -10
+        return 1
+    fi
+}
+
+check_case() { # CASE PROG
+    name=$1 prog=$2
+    run "$name" "$out/bin-$prog-omp" 1 t1 || return
+    if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+        cp "$out/$name.t1" "tests/examples/$name.out"
+    fi
+    if [ ! -f "tests/examples/$name.out" ]; then
+        echo "FAIL $name: tests/examples/$name.out missing"; return
+    fi
+    if ! diff -u "tests/examples/$name.out" "$out/$name.t1" >"$out/$name.diff"; then
+        echo "FAIL $name: wrong output (1 thread)"; head -20 "$out/$name.diff"; return
+    fi
+    if ! awk '/^epoch [0-9]+ error / { if (!n++) first = $4 + 0; last = $4 + 0 }
+              END { exit !(n > 1 && last < first) }' "$out/$name.t1"; then
+        echo "FAIL $name: the error at the last epoch is not below epoch 1's"; return
+    fi
+    run "$name" "$out/bin-$prog-serial" 1 serial || return
+    if ! cmp -s "$out/$name.t1" "$out/$name.serial"; then
+        echo "FAIL $name: the serial build prints something else"
+        diff -u "$out/$name.t1" "$out/$name.serial" | head -10; return
+    fi
+    run "$name" "$out/bin-$prog-omp" 2 t2 || return
+    if cmp -s "$out/$name.t1" "$out/$name.t2"; then
+        how="identical"
+    elif [ "$(grep replicates "$out/$name.t1")" = "$(grep replicates "$out/$name.t2")" ]; then
+        echo "FAIL $name: 2 threads print something else with the same replicate count"
+        diff -u "$out/$name.t1" "$out/$name.t2" | head -10; return
+    elif awk -v rel=1e-4 -v skip=replicates -f tests/tools/numdiff.awk \
+            "$out/$name.t1" "$out/$name.t2" >"$out/$name.numdiff"; then
+        how="within 1e-4, other replicate count"
+    else
+        echo "FAIL $name: 2 threads: $(cat "$out/$name.numdiff")"; return
+    fi
+    echo "ok $name (2 threads: $how)"
+}
+
+for src in examples/*.nn; do
+    prog=$(basename "$src" .nn)
+    cases=""
+    for a in "tests/examples/$prog.args" tests/examples/"$prog"-*.args; do
+        [ -f "$a" ] && cases="$cases $(basename "$a" .args)"
+    done
+    if [ -z "$cases" ]; then
+        echo "FAIL example-$prog: no tests/examples/$prog.args"; continue
+    fi
+    compile "$prog" omp "" || continue
+    compile "$prog" serial --no-openmp || continue
+    for c in $cases; do
+        check_case "$c" "$prog"
+    done
+done
