@@ -2,8 +2,9 @@
  *
  * Replicates share the topology and own copies of all records.  Merging
  * combines exemplars pairwise in a binary tree (log2 k rounds, the pairs of
- * a round in parallel) with the MERGE procedures of the network, node and
- * connection types; docs/replication.md gives the count rule and the order.
+ * a round in parallel when there are enough) with the MERGE procedures of
+ * the network, node and connection types; docs/replication.md gives the
+ * count rule and the order.  Lane-blocked networks go to rt_lanes.c.
  */
 #include "rt_internal.h"
 
