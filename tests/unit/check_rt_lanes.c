@@ -393,6 +393,29 @@ START_TEST(test_io_lanes_layout)
 }
 END_TEST
 
+START_TEST(test_io_lanes_parallel)
+{
+    enum { K = 17, N = 5000 }; /* K * N elements: the parallel loop */
+    rt_net_destroy(&net);
+    build(&net, &lane_desc, N, 2);
+    rt_replicate(&net, K, K, false, 0, HERE);
+    cp_real *data = malloc(sizeof(cp_real) * K * N);
+    ck_assert_ptr_nonnull(data);
+    for (int i = 0; i < K * N; i++)
+        data[i] = (cp_real)i;
+    cp_io io = { data, K * N, sizeof(cp_real), N };
+    rt_io_input(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    for (int32_t r = 0; r < K; r++)
+        for (int32_t k = 0; k < N; k += 7)
+            ck_assert_float_eq(lnode_at(&net, IN, k, r)->sum[r % RT_LANES], (cp_real)(r * N + k));
+    memset(data, 0, sizeof(cp_real) * K * N);
+    rt_io_output(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    for (int i = 0; i < K * N; i++)
+        ck_assert_float_eq(data[i], (cp_real)i);
+    free(data);
+}
+END_TEST
+
 static void io_per_rep(void *a)
 {
     (void)a;
@@ -527,6 +550,7 @@ static Suite *lanes_suite(void)
     tcase_add_test(tc, test_merge_independent_of_threads);
     tcase_add_loop_test(tc, test_into_one_equals_plain, 0, 10);
     tcase_add_test(tc, test_io_lanes_layout);
+    tcase_add_test(tc, test_io_lanes_parallel);
     tcase_add_test(tc, test_io_lanes_errors);
     tcase_add_test(tc, test_errors_while_replicated);
     tcase_add_test(tc, test_out_of_memory);
