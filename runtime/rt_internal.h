@@ -112,6 +112,11 @@ typedef struct rt_group_map {
 void rt_group_renumber(rt_net *net, int32_t g, rt_group_map *map,
                        rt_srcpos where);
 
+/* Allocates zero-filled records for one replicate at the current
+ * capacities / frees the records of replicate r (not the reps array). */
+void rt_rep_alloc(rt_net *net, rt_rep *rep, rt_srcpos where);
+void rt_rep_free(rt_net *net, int32_t r);
+
 /* Grows the node capacity of group g to at least `need` nodes. */
 void rt_group_reserve(rt_net *net, int32_t g, int64_t need, rt_srcpos where);
 
@@ -133,6 +138,24 @@ void rt_lanes_merge(rt_net *net, rt_srcpos where);
 /* REPLICATE INTO 1 in lane state: merged values into a new plain
  * replicate 0, blocks freed, state U. */
 void rt_lanes_leave(rt_net *net, rt_srcpos where);
+/* Where a lane record keeps a plain record's bytes (rt_lane_plan.c): runs
+ * of plain bytes [plain_off, plain_off + width) whose lane l is at
+ * lane_off + l * stride.  Built by probing the put function. */
+typedef struct rt_lane_run {
+    uint32_t plain_off, lane_off, width, stride;
+} rt_lane_run;
+
+enum { RT_LANE_MAX_RUNS = 64, RT_LANE_PLAN_MAX_BYTES = 512 };
+
+typedef struct rt_lane_plan {
+    bool ok;          /* false: use the get/put functions */
+    int32_t nruns;
+    rt_lane_run run[RT_LANE_MAX_RUNS];
+} rt_lane_plan;
+
+bool rt_lane_plan_make(rt_lane_plan *plan, const rt_lane_desc *lane,
+                       size_t plain_size, rt_srcpos where);
+
 /* Frees the blocks (rt_net_destroy in lane state). */
 void rt_lanes_free(rt_net *net);
 /* The count for INTO lo...hi with lanes: k rounded up to a multiple of

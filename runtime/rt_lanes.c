@@ -20,6 +20,7 @@ typedef struct rset {
     const rt_lane_desc *lane; /* lane record */
     rt_merge_fn merge;
     int32_t n;                /* records */
+    const rt_lane_plan *plan; /* inline lane moves, or NULL */
 } rset;
 
 static int32_t nsets(const rt_net *net)
@@ -31,14 +32,14 @@ static rset set_of(const rt_net *net, int32_t s)
 {
     const rt_net_desc *d = net->desc;
     if (s == 0)
-        return (rset){ d->net_size, &d->lane, d->merge, 1 };
+        return (rset){ d->net_size, &d->lane, d->merge, 1, NULL };
     if (s <= d->ngroups) {
         const rt_group_desc *g = &d->groups[s - 1];
-        return (rset){ g->node_size, &g->lane, g->merge, net->count[s - 1] };
+        return (rset){ g->node_size, &g->lane, g->merge, net->count[s - 1], NULL };
     }
     const rt_bundle_desc *b = &d->bundles[s - 1 - d->ngroups];
     return (rset){ b->conn_size, &b->lane, b->merge,
-                   net->bundles[s - 1 - d->ngroups].nconn };
+                   net->bundles[s - 1 - d->ngroups].nconn, NULL };
 }
 
 /* The lane records of set s in block j. */
@@ -78,15 +79,66 @@ static size_t max_record(const rt_net *net)
     return m;
 }
 
-/* Writes rec into every lane (padding included) of record i of set s. */
+/* One element (run) of n consecutive lanes between plain records spaced
+ * sz apart and the lane array at `lanes`; constant widths inline. */
+#define RT_COPY_LANES(W, TO_PLAIN)                                           \
+    for (int l = 0; l < n; l++) {                                            \
+        char *pl = plain + (size_t)l * sz, *ln = lanes + (size_t)l * (W);    \
+        if (TO_PLAIN)                                                        \
+            memcpy(pl, ln, (W));                                             \
+        else                                                                 \
+            memcpy(ln, pl, (W));                                             \
+    }
+
+static inline void copy_run(char *plain, size_t sz, char *lanes, int n,
+                            uint32_t width, bool to_plain)
+{
+    switch (width) {
+    case 1: RT_COPY_LANES(1, to_plain) break;
+    case 2: RT_COPY_LANES(2, to_plain) break;
+    case 4: RT_COPY_LANES(4, to_plain) break;
+    case 8: RT_COPY_LANES(8, to_plain) break;
+    default: RT_COPY_LANES(width, to_plain) break;
+    }
+}
+
+/* tmp[l] := lane l of `lanes` for l < n (or the other way). */
+static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
+                       bool to_plain)
+{
+    const rt_lane_plan *p = st->plan;
+    if (p && p->ok) {
+        for (int32_t i = 0; i < p->nruns; i++) {
+            const rt_lane_run *r = &p->run[i];
+            copy_run(tmp + r->plain_off, st->size, lanes + r->lane_off, n,
+                     r->width, to_plain);
+        }
+        return;
+    }
+    for (int l = 0; l < n; l++) {
+        if (to_plain)
+            st->lane->get(tmp + (size_t)l * st->size, lanes, l);
+        else
+            st->lane->put(lanes, l, tmp + (size_t)l * st->size);
+    }
+}
+
+/* Writes rec into every lane of record i of set s in block 0 (the other
+ * blocks receive copies of whole chunks, see chunk_op). */
 static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
                       const void *rec)
 {
-    size_t off = (size_t)i * st->lane->size;
-    for (int32_t j = 0; j < net->nblocks; j++) {
-        char *lanes = lanes_of(net, j, s) + off;
+    char *first = lanes_of(net, 0, s) + (size_t)i * st->lane->size;
+    const rt_lane_plan *p = st->plan;
+    if (p && p->ok) {
+        for (int32_t x = 0; x < p->nruns; x++) {
+            const rt_lane_run *r = &p->run[x];
+            copy_run((char *)rec + r->plain_off, 0, first + r->lane_off, RT_LANES,
+                     r->width, false);
+        }
+    } else {
         for (int l = 0; l < RT_LANES; l++)
-            st->lane->put(lanes, l, rec);
+            st->lane->put(first, l, rec);
     }
 }
 
@@ -98,13 +150,15 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
     size_t off = (size_t)i * st->lane->size, sz = st->size;
     int32_t k = net->nreps;
     if (!st->merge) { /* one arbitrary exemplar: replicate 0 */
-        st->lane->get(tmp, lanes_of(net, 0, s) + off, 0);
+        move_lanes(st, tmp, lanes_of(net, 0, s) + off, 1, true);
         return;
     }
-    for (int32_t r = 0; r < k; r++)
-        st->lane->get(tmp + (size_t)r * sz,
-                      lanes_of(net, r / RT_LANES, s) + off, r % RT_LANES);
-    /* Round s: replicate i + w merges into i for i a multiple of 2w. */
+    for (int32_t j = 0; j * RT_LANES < k; j++) {
+        int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
+        move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
+                   n, true);
+    }
+    /* Round w: replicate a + w merges into a for a a multiple of 2w. */
     for (int32_t w = 1; w < k; w *= 2)
         for (int32_t a = 0; a + w < k; a += 2 * w)
             st->merge(tmp + (size_t)a * sz, tmp + (size_t)(a + w) * sz);
@@ -129,6 +183,30 @@ static void record_op(const rt_net *net, lane_op op, int32_t s,
         memcpy(plain_of(net, s) + (size_t)i * st->size, tmp, st->size);
 }
 
+/* Records per unit of work: block 0 of a chunk is written record by record,
+ * then copied to the other blocks in one memcpy each. */
+enum { RT_LANE_CHUNK = 64 };
+
+static int32_t chunks(const rset *st)
+{
+    return (st->n + RT_LANE_CHUNK - 1) / RT_LANE_CHUNK;
+}
+
+static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
+                     int32_t c, char *tmp)
+{
+    int32_t lo = c * RT_LANE_CHUNK;
+    int32_t hi = st->n - lo < RT_LANE_CHUNK ? st->n : lo + RT_LANE_CHUNK;
+    for (int32_t i = lo; i < hi; i++)
+        record_op(net, op, s, st, i, tmp);
+    if (op == OP_LEAVE)
+        return;
+    size_t ls = st->lane->size;
+    const char *first = lanes_of(net, 0, s) + (size_t)lo * ls;
+    for (int32_t j = 1; j < net->nblocks; j++)
+        memcpy(lanes_of(net, j, s) + (size_t)lo * ls, first, (size_t)(hi - lo) * ls);
+}
+
 /* Applies op to every record of every set; one parallel region over the
  * records when there is enough work, a plain loop otherwise (an OpenMP
  * region costs a futex call even when it runs on one thread). */
@@ -138,27 +216,37 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
     int64_t lanes = (int64_t)net->nblocks * RT_LANES;
     int64_t work = total_records(net) * (op == OP_FILL ? lanes : k + lanes);
     size_t tmp_bytes = (size_t)k * max_record(net);
+    size_t sets_bytes = (size_t)ns * sizeof(rset), plans_bytes = (size_t)ns * sizeof(rt_lane_plan);
+    rset *sets = rt_alloc(where, sets_bytes);
+    rt_lane_plan *plans = rt_alloc(where, plans_bytes);
+    for (int32_t s = 0; s < ns; s++) {
+        sets[s] = set_of(net, s);
+        /* Probing costs a few puts per byte: worth it for many records. */
+        if ((int64_t)sets[s].n * k >= 4 * RT_LANES &&
+            rt_lane_plan_make(&plans[s], sets[s].lane, sets[s].size, where))
+            sets[s].plan = &plans[s];
+    }
     if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2) {
         char *tmp = rt_alloc(where, tmp_bytes);
-        for (int32_t s = 0; s < ns; s++) {
-            rset st = set_of(net, s);
-            for (int32_t i = 0; i < st.n; i++)
-                record_op(net, op, s, &st, i, tmp);
-        }
+        for (int32_t s = 0; s < ns; s++)
+            for (int32_t c = 0; c < chunks(&sets[s]); c++)
+                chunk_op(net, op, s, &sets[s], c, tmp);
         rt_free(tmp, tmp_bytes);
-        return;
-    }
+    } else {
 #pragma omp parallel
-    {
-        char *tmp = rt_alloc(where, tmp_bytes);
-        for (int32_t s = 0; s < ns; s++) {
-            rset st = set_of(net, s);
+        {
+            char *tmp = rt_alloc(where, tmp_bytes);
+            for (int32_t s = 0; s < ns; s++) {
+                int32_t nc = chunks(&sets[s]);
 #pragma omp for schedule(static) nowait
-            for (int32_t i = 0; i < st.n; i++)
-                record_op(net, op, s, &st, i, tmp);
+                for (int32_t c = 0; c < nc; c++)
+                    chunk_op(net, op, s, &sets[s], c, tmp);
+            }
+            rt_free(tmp, tmp_bytes);
         }
-        rt_free(tmp, tmp_bytes);
     }
+    rt_free(plans, plans_bytes);
+    rt_free(sets, sets_bytes);
 }
 
 /* Allocates the blocks for k replicates (lane records zero-filled). */
@@ -201,29 +289,13 @@ void rt_lanes_free(rt_net *net)
 /* Replicate 0's plain storage (capacities as in state U). */
 static void alloc_rep0(rt_net *net, rt_srcpos where)
 {
-    const rt_net_desc *d = net->desc;
     net->reps = rt_alloc(where, sizeof(rt_rep));
-    rt_rep *rep = &net->reps[0];
-    rep->net_data = rt_alloc(where, d->net_size);
-    rep->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
-    rep->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
-    for (int32_t g = 0; g < d->ngroups; g++)
-        rep->nodes[g] = rt_alloc(where, (size_t)net->cap[g] * d->groups[g].node_size);
-    for (int32_t b = 0; b < d->nbundles; b++)
-        rep->conns[b] = rt_alloc(where, (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
+    rt_rep_alloc(net, &net->reps[0], where);
 }
 
 static void free_rep0(rt_net *net)
 {
-    const rt_net_desc *d = net->desc;
-    rt_rep *rep = &net->reps[0];
-    rt_free(rep->net_data, d->net_size);
-    for (int32_t g = 0; g < d->ngroups; g++)
-        rt_free(rep->nodes[g], (size_t)net->cap[g] * d->groups[g].node_size);
-    for (int32_t b = 0; b < d->nbundles; b++)
-        rt_free(rep->conns[b], (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
-    rt_free(rep->nodes, (size_t)d->ngroups * sizeof(void *));
-    rt_free(rep->conns, (size_t)d->nbundles * sizeof(void *));
+    rt_rep_free(net, 0);
     rt_free(net->reps, sizeof(rt_rep));
     net->reps = NULL;
 }

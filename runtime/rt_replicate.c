@@ -2,8 +2,9 @@
  *
  * Replicates share the topology and own copies of all records.  Merging
  * combines exemplars pairwise in a binary tree (log2 k rounds, the pairs of
- * a round in parallel) with the MERGE procedures of the network, node and
- * connection types; docs/replication.md gives the count rule and the order.
+ * a round in parallel when there are enough) with the MERGE procedures of
+ * the network, node and connection types; docs/replication.md gives the
+ * count rule and the order.  Lane-blocked networks go to rt_lanes.c.
  */
 #include "rt_internal.h"
 
@@ -78,18 +79,9 @@ static void copy_to_all(rt_net *net)
 /* Allocates replicates 1 .. k-1 as copies of replicate 0. */
 static void expand(rt_net *net, int32_t k, rt_srcpos where)
 {
-    const rt_net_desc *d = net->desc;
     net->reps = rt_realloc(where, net->reps, sizeof(rt_rep), (size_t)k * sizeof(rt_rep));
-    for (int32_t r = 1; r < k; r++) {
-        rt_rep *rep = &net->reps[r];
-        rep->net_data = rt_alloc(where, d->net_size);
-        rep->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
-        rep->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
-        for (int32_t g = 0; g < d->ngroups; g++)
-            rep->nodes[g] = rt_alloc(where, (size_t)net->cap[g] * d->groups[g].node_size);
-        for (int32_t b = 0; b < d->nbundles; b++)
-            rep->conns[b] = rt_alloc(where, (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
-    }
+    for (int32_t r = 1; r < k; r++)
+        rt_rep_alloc(net, &net->reps[r], where);
     net->nreps = k;
     copy_to_all(net);
 }
@@ -98,6 +90,36 @@ static void expand(rt_net *net, int32_t k, rt_srcpos where)
 static bool par(int32_t pairs, int32_t n)
 {
     return rt_threads() > 1 && (int64_t)pairs * n >= 2 * RT_GRAIN;
+}
+
+/* The records of node group (nodes) or bundle (!nodes) x in a replicate. */
+static char *records(const rt_rep *rep, bool nodes, int32_t x)
+{
+    return nodes ? rep->nodes[x] : rep->conns[x];
+}
+
+/* Merges record i of group/bundle x of pair p in round s. */
+static inline void merge_at(const rt_rep *reps, int32_t s, int32_t p, int32_t i,
+                            bool nodes, int32_t x, size_t size, rt_merge_fn fn)
+{
+    fn(records(&reps[2 * s * p], nodes, x) + (size_t)i * size,
+       records(&reps[2 * s * p + s], nodes, x) + (size_t)i * size);
+}
+
+/* One level (a group or a bundle) of one round: pairs x n merges. */
+static void merge_level(const rt_rep *reps, int32_t s, int32_t pairs, int32_t n,
+                        bool nodes, int32_t x, size_t size, rt_merge_fn fn)
+{
+    if (par(pairs, n)) {
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int32_t p = 0; p < pairs; p++)
+            for (int32_t i = 0; i < n; i++)
+                merge_at(reps, s, p, i, nodes, x, size, fn);
+    } else {
+        for (int32_t p = 0; p < pairs; p++)
+            for (int32_t i = 0; i < n; i++)
+                merge_at(reps, s, p, i, nodes, x, size, fn);
+    }
 }
 
 /* One round of the tree: replicate i + s merges into i for every i that
@@ -110,44 +132,14 @@ static void merge_round(rt_net *net, int32_t s)
     if (d->merge) /* one record per pair: never worth a region */
         for (int32_t p = 0; p < pairs; p++)
             d->merge(reps[2 * s * p].net_data, reps[2 * s * p + s].net_data);
-    for (int32_t g = 0; g < d->ngroups; g++) {
-        rt_merge_fn fn = d->groups[g].merge;
-        int32_t n = net->count[g];
-        size_t ns = d->groups[g].node_size;
-        if (!fn)
-            continue;
-        if (par(pairs, n)) {
-#pragma omp parallel for collapse(2) schedule(static)
-            for (int32_t p = 0; p < pairs; p++)
-                for (int32_t i = 0; i < n; i++)
-                    fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
-                       (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
-        } else {
-            for (int32_t p = 0; p < pairs; p++)
-                for (int32_t i = 0; i < n; i++)
-                    fn((char *)reps[2 * s * p].nodes[g] + (size_t)i * ns,
-                       (char *)reps[2 * s * p + s].nodes[g] + (size_t)i * ns);
-        }
-    }
-    for (int32_t b = 0; b < d->nbundles; b++) {
-        rt_merge_fn fn = d->bundles[b].merge;
-        int32_t n = net->bundles[b].nconn;
-        size_t cs = d->bundles[b].conn_size;
-        if (!fn)
-            continue;
-        if (par(pairs, n)) {
-#pragma omp parallel for collapse(2) schedule(static)
-            for (int32_t p = 0; p < pairs; p++)
-                for (int32_t c = 0; c < n; c++)
-                    fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
-                       (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
-        } else {
-            for (int32_t p = 0; p < pairs; p++)
-                for (int32_t c = 0; c < n; c++)
-                    fn((char *)reps[2 * s * p].conns[b] + (size_t)c * cs,
-                       (char *)reps[2 * s * p + s].conns[b] + (size_t)c * cs);
-        }
-    }
+    for (int32_t g = 0; g < d->ngroups; g++)
+        if (d->groups[g].merge)
+            merge_level(reps, s, pairs, net->count[g], true, g,
+                        d->groups[g].node_size, d->groups[g].merge);
+    for (int32_t b = 0; b < d->nbundles; b++)
+        if (d->bundles[b].merge)
+            merge_level(reps, s, pairs, net->bundles[b].nconn, false, b,
+                        d->bundles[b].conn_size, d->bundles[b].merge);
 }
 
 /* Merges all replicates into replicate 0. */
@@ -173,17 +165,8 @@ void rt_merge(rt_net *net, rt_srcpos where)
 static void reunite(rt_net *net, rt_srcpos where)
 {
     tree_merge(net);
-    const rt_net_desc *d = net->desc;
-    for (int32_t r = 1; r < net->nreps; r++) {
-        rt_rep *rep = &net->reps[r];
-        rt_free(rep->net_data, d->net_size);
-        for (int32_t g = 0; g < d->ngroups; g++)
-            rt_free(rep->nodes[g], (size_t)net->cap[g] * d->groups[g].node_size);
-        for (int32_t b = 0; b < d->nbundles; b++)
-            rt_free(rep->conns[b], (size_t)net->bundles[b].cap * d->bundles[b].conn_size);
-        rt_free(rep->nodes, (size_t)d->ngroups * sizeof(void *));
-        rt_free(rep->conns, (size_t)d->nbundles * sizeof(void *));
-    }
+    for (int32_t r = 1; r < net->nreps; r++)
+        rt_rep_free(net, r);
     net->reps = rt_realloc(where, net->reps, (size_t)net->nreps * sizeof(rt_rep),
                            sizeof(rt_rep));
     net->nreps = 1;

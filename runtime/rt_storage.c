@@ -140,8 +140,20 @@ void rt_net_create(rt_net *net, const rt_net_desc *d, rt_srcpos where)
             group_grow(net, g, d->groups[g].array_size, where);
 }
 
-/* Frees the data of replicate r. */
-static void free_rep(rt_net *net, int32_t r)
+void rt_rep_alloc(rt_net *net, rt_rep *rep, rt_srcpos where)
+{
+    const rt_net_desc *d = net->desc;
+    rep->net_data = rt_alloc(where, d->net_size);
+    rep->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
+    rep->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
+    for (int32_t g = 0; g < d->ngroups; g++)
+        rep->nodes[g] = rt_alloc(where, bytes_of(net->cap[g], d->groups[g].node_size, where));
+    for (int32_t b = 0; b < d->nbundles; b++)
+        rep->conns[b] = rt_alloc(where, bytes_of(net->bundles[b].cap,
+                                                 d->bundles[b].conn_size, where));
+}
+
+void rt_rep_free(rt_net *net, int32_t r)
 {
     const rt_net_desc *d = net->desc;
     rt_rep *rep = &net->reps[r];
@@ -164,7 +176,7 @@ void rt_net_destroy(rt_net *net)
         rt_lanes_free(net); /* lane state: no plain replicates */
     } else {
         for (int32_t r = 0; r < net->nreps; r++)
-            free_rep(net, r);
+            rt_rep_free(net, r);
         rt_free(net->reps, (size_t)net->nreps * sizeof(rt_rep));
     }
     for (int32_t b = 0; b < d->nbundles; b++) {

@@ -393,6 +393,29 @@ START_TEST(test_io_lanes_layout)
 }
 END_TEST
 
+START_TEST(test_io_lanes_parallel)
+{
+    enum { K = 17, N = 5000 }; /* K * N elements: the parallel loop */
+    rt_net_destroy(&net);
+    build(&net, &lane_desc, N, 2);
+    rt_replicate(&net, K, K, false, 0, HERE);
+    cp_real *data = malloc(sizeof(cp_real) * K * N);
+    ck_assert_ptr_nonnull(data);
+    for (int i = 0; i < K * N; i++)
+        data[i] = (cp_real)i;
+    cp_io io = { data, K * N, sizeof(cp_real), N };
+    rt_io_input(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    for (int32_t r = 0; r < K; r++)
+        for (int32_t k = 0; k < N; k += 7)
+            ck_assert_float_eq(lnode_at(&net, IN, k, r)->sum[r % RT_LANES], (cp_real)(r * N + k));
+    memset(data, 0, sizeof(cp_real) * K * N);
+    rt_io_output(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    for (int i = 0; i < K * N; i++)
+        ck_assert_float_eq(data[i], (cp_real)i);
+    free(data);
+}
+END_TEST
+
 static void io_per_rep(void *a)
 {
     (void)a;
@@ -462,6 +485,58 @@ START_TEST(test_destroy_in_lane_state)
 }
 END_TEST
 
+/* ---- the probed lane layout ---------------------------------------------------- */
+
+typedef struct padded { bool on; double x; } padded;          /* 7 padding bytes */
+typedef struct vpadded { bool on[RT_LANES]; double x[RT_LANES]; } vpadded;
+
+static void padded_get(void *rec, const void *lanes, int l)
+{
+    ((padded *)rec)->on = ((const vpadded *)lanes)->on[l];
+    ((padded *)rec)->x = ((const vpadded *)lanes)->x[l];
+}
+
+static void padded_put(void *lanes, int l, const void *rec)
+{
+    ((vpadded *)lanes)->on[l] = ((const padded *)rec)->on;
+    ((vpadded *)lanes)->x[l] = ((const padded *)rec)->x;
+}
+
+/* Lanes as an array of whole records: also a valid layout. */
+static void aos_get(void *rec, const void *lanes, int l) { ((tnode *)rec)[0] = ((const tnode *)lanes)[l]; }
+static void aos_put(void *lanes, int l, const void *rec) { ((tnode *)lanes)[l] = *(const tnode *)rec; }
+
+/* Every lane holds the same value: no per-lane layout to find. */
+static void same_get(void *rec, const void *lanes, int l) { (void)l; *(cp_real *)rec = *(const cp_real *)lanes; }
+static void same_put(void *lanes, int l, const void *rec) { (void)l; *(cp_real *)lanes = *(const cp_real *)rec; }
+
+START_TEST(test_lane_plan)
+{
+    rt_lane_plan p;
+    rt_lane_desc node = NODE_LANES;
+    ck_assert(rt_lane_plan_make(&p, &node, sizeof(tnode), HERE));
+    ck_assert_int_eq(p.nruns, 3);
+    ck_assert_uint_eq(p.run[1].plain_off, offsetof(tnode, act));
+    ck_assert_uint_eq(p.run[1].lane_off, offsetof(lnode, act));
+    ck_assert_uint_eq(p.run[1].width, 4);
+    ck_assert_uint_eq(p.run[1].stride, 4);
+    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put };
+    ck_assert(rt_lane_plan_make(&p, &pad, sizeof(padded), HERE));
+    ck_assert_int_eq(p.nruns, 2); /* the padding bytes are not moved */
+    ck_assert_uint_eq(p.run[1].plain_off, offsetof(padded, x));
+    ck_assert_uint_eq(p.run[1].lane_off, offsetof(vpadded, x));
+    ck_assert_uint_eq(p.run[1].width, 8);
+    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put };
+    ck_assert(rt_lane_plan_make(&p, &aos, sizeof(tnode), HERE));
+    ck_assert_int_eq(p.nruns, 1);
+    ck_assert_uint_eq(p.run[0].width, sizeof(tnode));
+    ck_assert_uint_eq(p.run[0].stride, sizeof(tnode));
+    rt_lane_desc same = { sizeof(cp_real), same_get, same_put };
+    ck_assert(!rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
+    ck_assert(!p.ok);
+}
+END_TEST
+
 static Suite *lanes_suite(void)
 {
     Suite *s = suite_create("rt_lanes");
@@ -475,10 +550,12 @@ static Suite *lanes_suite(void)
     tcase_add_test(tc, test_merge_independent_of_threads);
     tcase_add_loop_test(tc, test_into_one_equals_plain, 0, 10);
     tcase_add_test(tc, test_io_lanes_layout);
+    tcase_add_test(tc, test_io_lanes_parallel);
     tcase_add_test(tc, test_io_lanes_errors);
     tcase_add_test(tc, test_errors_while_replicated);
     tcase_add_test(tc, test_out_of_memory);
     tcase_add_test(tc, test_destroy_in_lane_state);
+    tcase_add_test(tc, test_lane_plan);
     suite_add_tcase(s, tc);
     return s;
 }

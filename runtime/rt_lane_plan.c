@@ -1,0 +1,78 @@
+/* rt_lane_plan.c -- learns where a lane record keeps each plain byte.
+ *
+ * The ABI fixes the lane layout only as "every element an array over the
+ * lanes"; the offsets are the compiler's.  Putting records with a single
+ * byte set into lanes 0 and 1 reveals, for every plain byte, its place in
+ * lane 0 and the lane stride.  MERGE then moves elements with inline copies
+ * instead of one get/put call per lane; any surprise falls back to calls.
+ */
+#include "rt_internal.h"
+
+#include <string.h>
+
+/* Place of the single non-zero byte of `lanes`, -1 if none, -2 if more. */
+static int64_t only_set_byte(const unsigned char *lanes, size_t size)
+{
+    int64_t at = -1;
+    for (size_t q = 0; q < size; q++)
+        if (lanes[q]) {
+            if (at >= 0)
+                return -2;
+            at = (int64_t)q;
+        }
+    return at;
+}
+
+/* Place of plain byte p in lane `lane`, using the scratch records. */
+static int64_t probe(const rt_lane_desc *lane, unsigned char *rec,
+                     size_t plain_size, unsigned char *lanes, size_t p, int l)
+{
+    memset(rec, 0, plain_size);
+    memset(lanes, 0, lane->size);
+    rec[p] = 1; /* 1 is a valid value of every C scalar byte (bool too) */
+    lane->put(lanes, l, rec);
+    return only_set_byte(lanes, lane->size);
+}
+
+/* Appends byte p (lane 0 at q0, stride) to the plan, extending the last
+ * run when it continues it. */
+static bool add_byte(rt_lane_plan *plan, size_t p, size_t q0, size_t stride)
+{
+    if (plan->nruns > 0) {
+        rt_lane_run *r = &plan->run[plan->nruns - 1];
+        if (r->stride == stride && r->plain_off + r->width == p &&
+            r->lane_off + r->width == q0 && r->width < stride) {
+            r->width++;
+            return true;
+        }
+    }
+    if (plan->nruns == RT_LANE_MAX_RUNS)
+        return false;
+    plan->run[plan->nruns++] = (rt_lane_run){ (uint32_t)p, (uint32_t)q0, 1,
+                                              (uint32_t)stride };
+    return true;
+}
+
+bool rt_lane_plan_make(rt_lane_plan *plan, const rt_lane_desc *lane,
+                       size_t plain_size, rt_srcpos where)
+{
+    plan->nruns = 0;
+    if (!lane->get || !lane->put || plain_size > RT_LANE_PLAN_MAX_BYTES)
+        return plan->ok = false;
+    unsigned char rec[RT_LANE_PLAN_MAX_BYTES];
+    unsigned char *lanes = rt_alloc(where, lane->size);
+    bool ok = true;
+    for (size_t p = 0; p < plain_size && ok; p++) {
+        int64_t q0 = probe(lane, rec, plain_size, lanes, p, 0);
+        if (q0 == -1)
+            continue; /* padding of the plain record */
+        int64_t q1 = probe(lane, rec, plain_size, lanes, p, 1);
+        ok = q0 >= 0 && q1 > q0 &&
+             (uint64_t)q0 + (uint64_t)(q1 - q0) * (RT_LANES - 1) < lane->size &&
+             add_byte(plan, p, (size_t)q0, (size_t)(q1 - q0));
+    }
+    for (int32_t i = 0; i < plan->nruns && ok; i++) /* whole elements only */
+        ok = plan->run[i].width == plan->run[i].stride;
+    rt_free(lanes, lane->size);
+    return plan->ok = ok;
+}
