@@ -1,0 +1,322 @@
+#!/bin/sh
+# run.sh -- the benchmark harness: full-batch RPROP training of an
+# n_in-H-n_out sigmoid perceptron by the cupitc-compiled backprop.nn, FANN,
+# PyTorch and two hand-written C references, side by side (bench/README.md).
+#
+#   sh bench/run.sh [main|scaling|pruning|all]      `make bench` runs main
+#   BENCH_QUICK=1 sh bench/run.sh                    one tiny configuration
+#
+# Writes bench/results/latest.{md,csv} (main), scaling.{md,csv} and
+# pruning.{md,csv}; the quick run writes $BUILD/bench/results/quick.*.
+# A missing system is skipped with a message.  Numbers never fail the run.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+: "${BUILD:=build}" "${CC:=cc}"
+B=$BUILD/bench                       # programs, generated data, logs
+BIN=$B/bin
+LOG=$B/log
+DATA=${BENCH_DATA:-$ROOT/../shared/data}
+CUPITC=${CUPITC:-$BUILD/bin/cupitc}
+THREADS=${BENCH_THREADS:-1 2}
+SYSTEMS=${BENCH_SYSTEMS:-cupitc c-loop c-blas fann torch}
+WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
+EMIN=${BENCH_MIN_EPOCHS:-10}
+EMAX=${BENCH_MAX_EPOCHS:-200}
+WARMUP=${BENCH_WARMUP:-2}
+RUN_TIMEOUT=${BENCH_TIMEOUT:-600}    # seconds per single run
+CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -fopenmp"
+CSV_HEADER=suite,data,hidden,threads,system,pruned,conns,examples,epochs,sec_epoch,mcups,train_mse,test_acc,test_mse,peak_rss_kb,cupitc_ratio,note
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# ---- building the programs ----------------------------------------------------
+
+# build_c NAME [LIBS...]: bench/src/NAME.c -> $BIN/NAME; a failure leaves the
+# reason in $B/why/NAME and the system is skipped.
+build_c() {
+    name=$1; shift
+    rm -f "$BIN/$name" "$B/why/$name"
+    if $CC $CFLAGS_BENCH -o "$BIN/$name" "bench/src/$name.c" "$B/bench_common.o" "$@" -lm \
+        >"$LOG/build-$name.log" 2>&1; then
+        return 0
+    fi
+    printf '%s\n' "cannot build bench/src/$name.c: $(head -n 1 "$LOG/build-$name.log")" >"$B/why/$name"
+    return 1
+}
+
+find_torch_python() {
+    for py in ${PYTHON:-} python3 /usr/bin/python3; do
+        if "$py" -c 'import torch' >/dev/null 2>&1; then
+            echo "$py"
+            return 0
+        fi
+    done
+    return 1
+}
+
+build_all() {
+    mkdir -p "$BIN" "$LOG" "$B/why" "$B/data" "$B/weights" "$B/results"
+    if ! $CC $CFLAGS_BENCH -c -o "$B/bench_common.o" bench/src/bench_common.c >"$LOG/build-common.log" 2>&1; then
+        say "cannot build bench/src/bench_common.c:"; cat "$LOG/build-common.log" >&2
+        exit 1
+    fi
+    build_c bench_tool || { cat "$B/why/bench_tool" >&2; exit 1; }
+    build_c ref_loop
+    build_c ref_sparse
+    build_c ref_blas -lopenblas
+    build_c peer_fann -lfloatfann
+    rm -f "$BIN/runstat"
+    $CC -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BIN/runstat" bench/src/runstat.c >"$LOG/build-runstat.log" 2>&1
+    PY=$(find_torch_python) || PY=""
+    [ -n "$PY" ] || echo "python3 with torch not found (scripts/setup.sh bench installs python3-torch)" >"$B/why/torch"
+    if why=$(cupitc_build); then :; else echo "$why" >"$B/why/cupitc"; fi
+}
+
+# ---- cupitc adapter -----------------------------------------------------------
+# The only code that knows the cupitc-generated trainer.  Assumed interface:
+#   cupitc examples/backprop.nn -o EXE
+#   EXE --data FILE --hidden N --max-epochs N --threads N
+# printing one line per epoch that contains "epoch <number>" and "error
+# <total error>" (backprop.nn's protocolError; totError is the sum over
+# examples and outputs of 0.5 * (t - y)^2).  Adjust here when it changes.
+
+cupitc_build() {
+    rm -f "$BIN/cupit-backprop"
+    [ -x "$CUPITC" ] || { echo "no compiler at $CUPITC (run make)"; return 1; }
+    [ -f examples/backprop.nn ] || { echo "examples/backprop.nn is missing"; return 1; }
+    [ -x "$BIN/runstat" ] || { echo "cannot build bench/src/runstat.c"; return 1; }
+    if "$CUPITC" examples/backprop.nn -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
+        [ -x "$BIN/cupit-backprop" ]; then
+        return 0
+    fi
+    echo "cupitc cannot compile examples/backprop.nn yet ($(head -n 1 "$LOG/cupitc-build.log"))"
+    return 1
+}
+
+# cupitc_run LABEL TRAIN TEST HIDDEN THREADS EPOCHS: prints a RESULT line.
+# Epochs are capped at 29 because backprop.nn starts pruning at epoch 30.
+# Connections as created by backprop.nn's createNet: in*H + H*out + out (the
+# bias is input node 0).  The program has no test pass: test_acc is n/a.
+cupitc_run() {
+    set -- "$1" "$2" "$3" "$4" "$5" "$(( $6 > 29 ? 29 : $6 ))"
+    log=$LOG/cupitc-out-$1-$4-$5.log
+    OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" --hidden "$4" \
+        --max-epochs "$6" --threads "$5" >"$log" 2>&1
+    head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v log="$log" '
+    { n = $1; n_in = $2; n_out = $3 }
+    END {
+        while ((getline line < log) > 0) {
+            split(line, f, " ")
+            if (f[1] == "RUSAGE") { rss = f[2]; sub(/.*=/, "", rss); st = f[3]; sub(/.*=/, "", st) }
+            if (f[1] != "STAMP" || line !~ /[Ee]poch[^0-9]*[0-9]/ || line !~ /[Ee]rror/) continue
+            rest = line; sub(/.*[Ee]rror[^0-9.+-]*/, "", rest); split(rest, e, /[^0-9.eE+-]/)
+            stamp[++m] = f[2]; err = e[1]
+        }
+        if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, log; exit }
+        k = 0
+        for (i = 2 + warm; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
+        if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
+        for (i = 2; i <= k; i++) { v = d[i]; for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]; d[j + 1] = v }
+        sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
+        conns = n_in * h + h * n_out + n_out
+        printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
+        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=n/a test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), rss
+        printf "note=time from epoch-line stamps\n"
+    }'
+}
+
+# ---- running one system ---------------------------------------------------------
+
+with_timeout() {
+    if command -v timeout >/dev/null 2>&1; then timeout "$RUN_TIMEOUT" "$@"; else "$@"; fi
+}
+
+# run_system SYS LABEL TRAIN TEST HIDDEN THREADS EPOCHS PRUNE: prints the
+# system's RESULT line, or "SKIP reason", or "FAIL reason".
+run_system() {
+    sys=$1 label=$2 train=$3 test=$4 h=$5 t=$6 e=$7 pr=$8
+    set -- --train "$train" --label "$label" --hidden "$h" --threads "$t" --epochs "$e" --warmup "$WARMUP"
+    [ -n "$test" ] && set -- "$@" --test "$test"
+    case $sys in
+        c-loop)   prog=ref_loop ;;
+        c-blas)   prog=ref_blas ;;
+        c-sparse) prog=ref_sparse; set -- "$@" --prune "$pr" ;;
+        fann)     prog=peer_fann; [ "$pr" = 0 ] || set -- "$@" --prune "$pr" ;;
+        torch)    prog=torch ;;
+        cupitc)   prog=cupit-backprop ;;
+        *)        echo "SKIP unknown system"; return ;;
+    esac
+    if [ -f "$B/why/$prog" ]; then echo "SKIP $(cat "$B/why/$prog")"; return; fi
+    if [ "$sys" = cupitc ] && [ -f "$B/why/cupitc" ]; then echo "SKIP $(cat "$B/why/cupitc")"; return; fi
+    log=$LOG/run-$sys-$label-$h-$t-$pr.log
+    case $sys in
+        torch)
+            wfile=$B/weights/$label-$h.bin
+            n_in=$(awk 'NR == 1 { print $2 }' "$train"); n_out=$(awk 'NR == 1 { print $3 }' "$train")
+            "$BIN/bench_tool" weights 1 "$n_in" "$h" "$n_out" "$wfile"
+            with_timeout "$PY" bench/torch_run.py "$@" --weights "$wfile" >"$log" 2>&1 ;;
+        cupitc)
+            cupitc_run "$label" "$train" "$test" "$h" "$t" "$e" >"$log" 2>&1 ;;
+        *)
+            OMP_NUM_THREADS=$t with_timeout "$BIN/$prog" "$@" >"$log" 2>&1 ;;
+    esac
+    line=$(grep -E '^(RESULT|SKIP|FAIL) ' "$log" | tail -n 1)
+    if [ -z "$line" ]; then line="FAIL no result (see $log)"; fi
+    echo "$line"
+}
+
+# record SUITE SYS LABEL HIDDEN THREADS PRUNE LINE: one CSV row (no ratio yet).
+record() {
+    printf '%s\n' "$7" | awk -v suite="$1" -v sys="$2" -v label="$3" -v h="$4" -v t="$5" -v pr="$6" '
+    {
+        for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+        if ($1 == "RESULT") { note = $0; if (!sub(/.* note=/, "", note)) note = "" }
+        else { note = $0; sub(/^[A-Z]+ /, "", note); if ($1 == "FAIL") note = "failed: " note }
+        gsub(/,/, ";", note)
+        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,,%s\n", suite, label, h, t, sys, pr,
+            f["conns"], f["examples"], f["epochs"], f["sec_epoch"], f["mcups"], f["train_mse"],
+            f["test_acc"], f["test_mse"], f["peak_rss_kb"], note
+    }' >>"$ROWS"
+    case $7 in
+        RESULT*) say "$(printf '%-8s %-9s H=%-4s T=%s pruned=%-4s' "$2" "$3" "$4" "$5" "$6") $(printf '%s' "$7" | sed 's/.*mcups=\([^ ]*\).*/\1/') MCUPS" ;;
+        *)       say "$(printf '%-8s %-9s H=%-4s T=%s pruned=%-4s' "$2" "$3" "$4" "$5" "$6") $7" ;;
+    esac
+}
+
+# epochs_for CONNS EXAMPLES: WORK / (CONNS * EXAMPLES), clamped to [EMIN, EMAX].
+epochs_for() {
+    awk -v c="$1" -v n="$2" -v w="$WORK" -v lo="$EMIN" -v hi="$EMAX" \
+        'BEGIN { e = int(w / (c * n)) + 1; if (e < lo) e = lo; if (e > hi) e = hi; print e }'
+}
+
+# config SUITE LABEL TRAIN TEST HIDDEN PRUNE SYSTEMS...: every system, every
+# thread count, one configuration.
+config() {
+    suite=$1 label=$2 train=$3 test=$4 h=$5 pr=$6; shift 6
+    set -- "$suite" "$label" "$train" "$test" "$h" "$pr" "$*"
+    read -r n n_in n_out <"$3"
+    conns=$(( (n_in + 1) * $5 + ($5 + 1) * n_out ))
+    e=$(epochs_for "$conns" "$n")
+    for t in $THREADS; do
+        for sys in $7; do
+            record "$1" "$sys" "$2" "$5" "$t" "$6" "$(run_system "$sys" "$2" "$3" "$4" "$5" "$t" "$e" "$6")"
+        done
+    done
+}
+
+# ---- suites ---------------------------------------------------------------------
+
+suite_main() {
+    for d in ${BENCH_DATASETS:-mushroom thyroid building}; do
+        for h in ${BENCH_HIDDEN:-16 64 256}; do
+            config main "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" 0 $SYSTEMS
+        done
+    done
+}
+
+suite_quick() {
+    THREADS=1 EMIN=5 EMAX=20 WARMUP=1
+    config quick thyroid "$DATA/thyroid.train" "$DATA/thyroid.test" 16 0 $SYSTEMS
+}
+
+# Synthetic n-n-n/8 nets from about 1e3 to 1e6 connections (conns ~ 1.125 n^2).
+suite_scaling() {
+    EMIN=${BENCH_MIN_EPOCHS:-5} WARMUP=${BENCH_WARMUP:-1}
+    n=${BENCH_SCALING_EXAMPLES:-512}
+    for c in ${BENCH_SCALING_CONNS:-1e3 3e3 1e4 3e4 1e5 3e5 1e6}; do
+        h=$(awk -v c="$c" 'BEGIN { printf "%d", sqrt(c / 1.125) + 0.5 }')
+        o=$(( h / 8 > 2 ? h / 8 : 2 ))
+        f=$B/data/synth-$h.train
+        [ -f "$f" ] || "$BIN/bench_tool" synth "$n" "$h" "$o" 7 "$f"
+        config scaling "synth-$h" "$f" "" "$h" 0 $SYSTEMS
+    done
+}
+
+# One net (mushroom, H = BENCH_PRUNE_HIDDEN) with 0, 50, 90, 99 % of its
+# connections deleted.  Dense systems run once, unpruned, for reference.
+suite_pruning() {
+    d=${BENCH_PRUNE_DATA:-mushroom} h=${BENCH_PRUNE_HIDDEN:-256}
+    dense=""
+    for s in $SYSTEMS; do
+        case $s in c-loop|c-blas|torch) dense="$dense $s" ;; esac
+    done
+    [ -n "$dense" ] && config pruning "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" 0 $dense
+    for pr in 0 0.5 0.9 0.99; do
+        config pruning "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" "$pr" c-sparse fann
+        case " $SYSTEMS " in
+            *" cupitc "*) for t in $THREADS; do
+                record pruning cupitc "$d" "$h" "$t" "$pr" \
+                    "SKIP backprop.nn prunes by |weight| < 0.25 on its own schedule; no fixed-fraction run"
+            done ;;
+        esac
+    done
+}
+
+# finish SUITE BASE: fills the cupitc ratio, writes BASE.csv and BASE.md,
+# prints the table.
+finish() {
+    csv=$2.csv md=$2.md
+    { echo "$CSV_HEADER"; awk -F, -f bench/ratio.awk "$ROWS" "$ROWS"; } >"$csv"
+    {
+        echo "# cupitc benchmark: $1 suite"
+        echo
+        echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(machine_line)"
+        echo "Versions: $(versions_line)"
+        echo "Settings: threads {$THREADS}, work $WORK connection updates per run," \
+             "epochs in [$EMIN, $EMAX], warm-up $WARMUP epochs, median of the rest."
+        echo
+        awk -F, -f bench/report.awk "$csv"
+    } >"$md"
+    cat "$md"
+    say "wrote $csv and $md"
+}
+
+machine_line() {
+    model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+    echo "${model:-unknown CPU}, $(nproc 2>/dev/null || echo '?') cores, $(uname -sr)"
+}
+
+pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+
+versions_line() {
+    cc_v=$($CC --version 2>/dev/null | head -n 1)
+    cupitc_v=$([ -x "$CUPITC" ] && "$CUPITC" --version 2>/dev/null | head -n 1)
+    echo "${cc_v:-cc ?} -O2 -fopenmp; FANN $(pkg_version libfann2); OpenBLAS $(pkg_version libopenblas0);" \
+         "PyTorch $(pkg_version python3-torch); ${cupitc_v:-cupitc not built}; commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+}
+
+# ---- main -------------------------------------------------------------------------
+
+mode=${1:-main}
+[ "${BENCH_QUICK:-0}" = 1 ] && mode=quick
+case $mode in
+    main|quick|scaling|pruning|all) ;;
+    *) echo "usage: sh bench/run.sh [main|scaling|pruning|all]  (BENCH_QUICK=1: smoke run)" >&2; exit 2 ;;
+esac
+if [ ! -f "$DATA/thyroid.train" ]; then
+    say "no data sets in $DATA (set BENCH_DATA)"
+    exit 2
+fi
+build_all
+for s in $SYSTEMS c-sparse; do
+    case $s in c-loop) p=ref_loop ;; c-blas) p=ref_blas ;; c-sparse) p=ref_sparse ;;
+               fann) p=peer_fann ;; *) p=$s ;; esac
+    [ -f "$B/why/$p" ] && say "skipping $s: $(cat "$B/why/$p")"
+done
+
+ROWS=$B/rows.tmp
+for s in main scaling pruning quick; do
+    case $mode in "$s"|all) ;; *) continue ;; esac
+    [ "$s" = quick ] && [ "$mode" = all ] && continue
+    : >"$ROWS"
+    "suite_$s"
+    case $s in
+        main)  finish main bench/results/latest ;;
+        quick) finish quick "$B/results/quick" ;;
+        *)     finish "$s" "bench/results/$s" ;;
+    esac
+done
+rm -f "$ROWS"
+exit 0
