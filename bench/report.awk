@@ -21,11 +21,13 @@ NR == 1 { next }
     col = $5 " T=" $4
     if (!(col in seen_col)) { seen_col[col] = 1; cols[++ncol] = col }
     mcups[cfg, col] = $11
+    msec[cfg, col] = 1000 * $10
     if ($6 == 0) base[$5, $4] = $10
 }
 END {
     prune = suite == "pruning"
-    print "## MCUPS (million connection updates per second; higher is better)"
+    if (prune) print "## Time per epoch (ms; lower is better)"
+    else print "## MCUPS (million connection updates per second; higher is better)"
     print ""
     line = "| data | H |" (prune ? " pruned |" : ""); sep = "|---|---:|" (prune ? "---:|" : "")
     for (c = 1; c <= ncol; c++) { line = line " " cols[c] " |"; sep = sep "---:|" }
@@ -33,7 +35,8 @@ END {
     for (r = 1; r <= nc; r++) {
         split(cfgs[r], k, SUBSEP)
         line = "| " k[1] " | " k[2] " |" (prune ? " " pct(k[3]) " |" : "")
-        for (c = 1; c <= ncol; c++) line = line " " fmt(mcups[cfgs[r], cols[c]], "%.0f") " |"
+        for (c = 1; c <= ncol; c++)
+            line = line " " (prune ? fmt(msec[cfgs[r], cols[c]], "%.3g") : fmt(mcups[cfgs[r], cols[c]], "%.0f")) " |"
         print line
     }
     print ""

@@ -19,13 +19,18 @@ BIN=$B/bin
 LOG=$B/log
 DATA=${BENCH_DATA:-$ROOT/../shared/data}
 CUPITC=${CUPITC:-$BUILD/bin/cupitc}
+CUPIT_SOURCE=${BENCH_CUPIT_SOURCE:-examples/backprop.nn}
 THREADS=${BENCH_THREADS:-1 2}
 SYSTEMS=${BENCH_SYSTEMS:-cupitc c-loop c-blas fann torch}
-WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
+WORK=${BENCH_WORK:-5e9}              # connection updates per run -> epochs
 EMIN=${BENCH_MIN_EPOCHS:-10}
 EMAX=${BENCH_MAX_EPOCHS:-200}
 WARMUP=${BENCH_WARMUP:-2}
-RUN_TIMEOUT=${BENCH_TIMEOUT:-600}    # seconds per single run
+RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
+# Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
+# anything else uses, spinning threads stall the thread they wait for.
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OMP_WAIT_POLICY
 CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -fopenmp"
 CSV_HEADER=suite,data,hidden,threads,system,pruned,conns,examples,epochs,sec_epoch,mcups,train_mse,test_acc,test_mse,peak_rss_kb,cupitc_ratio,note
 
@@ -58,6 +63,7 @@ find_torch_python() {
 
 build_all() {
     mkdir -p "$BIN" "$LOG" "$B/why" "$B/data" "$B/weights" "$B/results"
+    rm -f "$B/why/"*
     if ! $CC $CFLAGS_BENCH -c -o "$B/bench_common.o" bench/src/bench_common.c >"$LOG/build-common.log" 2>&1; then
         say "cannot build bench/src/bench_common.c:"; cat "$LOG/build-common.log" >&2
         exit 1
@@ -85,13 +91,13 @@ build_all() {
 cupitc_build() {
     rm -f "$BIN/cupit-backprop"
     [ -x "$CUPITC" ] || { echo "no compiler at $CUPITC (run make)"; return 1; }
-    [ -f examples/backprop.nn ] || { echo "examples/backprop.nn is missing"; return 1; }
+    [ -f "$CUPIT_SOURCE" ] || { echo "$CUPIT_SOURCE is missing"; return 1; }
     [ -x "$BIN/runstat" ] || { echo "cannot build bench/src/runstat.c"; return 1; }
-    if "$CUPITC" examples/backprop.nn -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
+    if "$CUPITC" "$CUPIT_SOURCE" -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
         [ -x "$BIN/cupit-backprop" ]; then
         return 0
     fi
-    echo "cupitc cannot compile examples/backprop.nn yet ($(head -n 1 "$LOG/cupitc-build.log"))"
+    echo "cupitc cannot compile $CUPIT_SOURCE yet ($(head -n 1 "$LOG/cupitc-build.log"))"
     return 1
 }
 
@@ -101,20 +107,20 @@ cupitc_build() {
 # bias is input node 0).  The program has no test pass: test_acc is n/a.
 cupitc_run() {
     set -- "$1" "$2" "$3" "$4" "$5" "$(( $6 > 29 ? 29 : $6 ))"
-    log=$LOG/cupitc-out-$1-$4-$5.log
+    stamps=$LOG/cupitc-out-$1-$4-$5.log
     OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" --hidden "$4" \
-        --max-epochs "$6" --threads "$5" >"$log" 2>&1
-    head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v log="$log" '
+        --max-epochs "$6" --threads "$5" >"$stamps" 2>&1
+    head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
-        while ((getline line < log) > 0) {
+        while ((getline line < stamps) > 0) {
             split(line, f, " ")
             if (f[1] == "RUSAGE") { rss = f[2]; sub(/.*=/, "", rss); st = f[3]; sub(/.*=/, "", st) }
             if (f[1] != "STAMP" || line !~ /[Ee]poch[^0-9]*[0-9]/ || line !~ /[Ee]rror/) continue
             rest = line; sub(/.*[Ee]rror[^0-9.+-]*/, "", rest); split(rest, e, /[^0-9.eE+-]/)
             stamp[++m] = f[2]; err = e[1]
         }
-        if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, log; exit }
+        if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, stamps; exit }
         k = 0
         for (i = 2 + warm; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
@@ -192,16 +198,16 @@ epochs_for() {
 }
 
 # config SUITE LABEL TRAIN TEST HIDDEN PRUNE SYSTEMS...: every system, every
-# thread count, one configuration.
+# thread count, one configuration.  (Positional parameters only: sh has no
+# local variables, and the suites' loop variables must survive.)
 config() {
-    suite=$1 label=$2 train=$3 test=$4 h=$5 pr=$6; shift 6
-    set -- "$suite" "$label" "$train" "$test" "$h" "$pr" "$*"
-    read -r n n_in n_out <"$3"
-    conns=$(( (n_in + 1) * $5 + ($5 + 1) * n_out ))
-    e=$(epochs_for "$conns" "$n")
-    for t in $THREADS; do
-        for sys in $7; do
-            record "$1" "$sys" "$2" "$5" "$t" "$6" "$(run_system "$sys" "$2" "$3" "$4" "$5" "$t" "$e" "$6")"
+    set -- "$1" "$2" "$3" "$4" "$5" "$6" "$(shift 6; echo "$*")" \
+        "$(epochs_for "$(awk -v h="$5" 'NR == 1 { print ($2 + 1) * h + (h + 1) * $3 }' "$3")" \
+                      "$(awk 'NR == 1 { print $1 }' "$3")")"
+    for cfg_t in $THREADS; do
+        for cfg_sys in $7; do
+            record "$1" "$cfg_sys" "$2" "$5" "$cfg_t" "$6" \
+                "$(run_system "$cfg_sys" "$2" "$3" "$4" "$5" "$cfg_t" "$8" "$6")"
         done
     done
 }
@@ -209,9 +215,9 @@ config() {
 # ---- suites ---------------------------------------------------------------------
 
 suite_main() {
-    for d in ${BENCH_DATASETS:-mushroom thyroid building}; do
-        for h in ${BENCH_HIDDEN:-16 64 256}; do
-            config main "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" 0 $SYSTEMS
+    for md in ${BENCH_DATASETS:-mushroom thyroid building}; do
+        for mh in ${BENCH_HIDDEN:-16 64 256}; do
+            config main "$md" "$DATA/$md.train" "$DATA/$md.test" "$mh" 0 $SYSTEMS
         done
     done
 }
@@ -224,30 +230,33 @@ suite_quick() {
 # Synthetic n-n-n/8 nets from about 1e3 to 1e6 connections (conns ~ 1.125 n^2).
 suite_scaling() {
     EMIN=${BENCH_MIN_EPOCHS:-5} WARMUP=${BENCH_WARMUP:-1}
-    n=${BENCH_SCALING_EXAMPLES:-512}
-    for c in ${BENCH_SCALING_CONNS:-1e3 3e3 1e4 3e4 1e5 3e5 1e6}; do
-        h=$(awk -v c="$c" 'BEGIN { printf "%d", sqrt(c / 1.125) + 0.5 }')
-        o=$(( h / 8 > 2 ? h / 8 : 2 ))
-        f=$B/data/synth-$h.train
-        [ -f "$f" ] || "$BIN/bench_tool" synth "$n" "$h" "$o" 7 "$f"
-        config scaling "synth-$h" "$f" "" "$h" 0 $SYSTEMS
+    sn=${BENCH_SCALING_EXAMPLES:-512}
+    for sc in ${BENCH_SCALING_CONNS:-1e3 3e3 1e4 3e4 1e5 3e5 1e6}; do
+        sh_=$(awk -v c="$sc" 'BEGIN { printf "%d", sqrt(c / 1.125) + 0.5 }')
+        so=$(( sh_ / 8 > 2 ? sh_ / 8 : 2 ))
+        sf=$B/data/synth-$sn-$sh_.train
+        [ -f "$sf" ] || "$BIN/bench_tool" synth "$sn" "$sh_" "$so" 7 "$sf"
+        config scaling "synth-$sh_" "$sf" "" "$sh_" 0 $SYSTEMS
     done
 }
 
 # One net (mushroom, H = BENCH_PRUNE_HIDDEN) with 0, 50, 90, 99 % of its
 # connections deleted.  Dense systems run once, unpruned, for reference.
 suite_pruning() {
-    d=${BENCH_PRUNE_DATA:-mushroom} h=${BENCH_PRUNE_HIDDEN:-256}
-    dense=""
-    for s in $SYSTEMS; do
-        case $s in c-loop|c-blas|torch) dense="$dense $s" ;; esac
+    pd=${BENCH_PRUNE_DATA:-mushroom} ph=${BENCH_PRUNE_HIDDEN:-256}
+    dense="" sparse=""
+    for ps in $SYSTEMS; do
+        case $ps in
+            c-loop|c-blas|torch) dense="$dense $ps" ;;
+            fann)                sparse="$sparse fann" ;;
+        esac
     done
-    [ -n "$dense" ] && config pruning "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" 0 $dense
-    for pr in 0 0.5 0.9 0.99; do
-        config pruning "$d" "$DATA/$d.train" "$DATA/$d.test" "$h" "$pr" c-sparse fann
+    [ -n "$dense" ] && config pruning "$pd" "$DATA/$pd.train" "$DATA/$pd.test" "$ph" 0 $dense
+    for pp in 0 0.5 0.9 0.99; do
+        config pruning "$pd" "$DATA/$pd.train" "$DATA/$pd.test" "$ph" "$pp" c-sparse $sparse
         case " $SYSTEMS " in
-            *" cupitc "*) for t in $THREADS; do
-                record pruning cupitc "$d" "$h" "$t" "$pr" \
+            *" cupitc "*) for pt in $THREADS; do
+                record pruning cupitc "$pd" "$ph" "$pt" "$pp" \
                     "SKIP backprop.nn prunes by |weight| < 0.25 on its own schedule; no fixed-fraction run"
             done ;;
         esac
@@ -265,7 +274,10 @@ finish() {
         echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(machine_line)"
         echo "Versions: $(versions_line)"
         echo "Settings: threads {$THREADS}, work $WORK connection updates per run," \
-             "epochs in [$EMIN, $EMAX], warm-up $WARMUP epochs, median of the rest."
+             "epochs in [$EMIN, $EMAX], warm-up $WARMUP epochs, median of the rest," \
+             "OMP_WAIT_POLICY=$OMP_WAIT_POLICY."
+        echo "Load average at start / end: $LOAD_START / $(load_avg) (other work on the" \
+             "machine makes the numbers, above all the 2-thread ones, noisier)."
         echo
         awk -F, -f bench/report.awk "$csv"
     } >"$md"
@@ -277,6 +289,8 @@ machine_line() {
     model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
     echo "${model:-unknown CPU}, $(nproc 2>/dev/null || echo '?') cores, $(uname -sr)"
 }
+
+load_avg() { cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo "?"; }
 
 pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 
@@ -300,22 +314,23 @@ if [ ! -f "$DATA/thyroid.train" ]; then
     exit 2
 fi
 build_all
-for s in $SYSTEMS c-sparse; do
-    case $s in c-loop) p=ref_loop ;; c-blas) p=ref_blas ;; c-sparse) p=ref_sparse ;;
-               fann) p=peer_fann ;; *) p=$s ;; esac
-    [ -f "$B/why/$p" ] && say "skipping $s: $(cat "$B/why/$p")"
+for sys_name in $SYSTEMS c-sparse; do
+    case $sys_name in c-loop) p=ref_loop ;; c-blas) p=ref_blas ;; c-sparse) p=ref_sparse ;;
+                      fann) p=peer_fann ;; *) p=$sys_name ;; esac
+    [ -f "$B/why/$p" ] && say "skipping $sys_name: $(cat "$B/why/$p")"
 done
 
 ROWS=$B/rows.tmp
-for s in main scaling pruning quick; do
-    case $mode in "$s"|all) ;; *) continue ;; esac
-    [ "$s" = quick ] && [ "$mode" = all ] && continue
+for suite_name in main scaling pruning quick; do
+    case $mode in "$suite_name"|all) ;; *) continue ;; esac
+    [ "$suite_name" = quick ] && [ "$mode" = all ] && continue
     : >"$ROWS"
-    "suite_$s"
-    case $s in
+    LOAD_START=$(load_avg)
+    "suite_$suite_name"
+    case $suite_name in
         main)  finish main bench/results/latest ;;
         quick) finish quick "$B/results/quick" ;;
-        *)     finish "$s" "bench/results/$s" ;;
+        *)     finish "$suite_name" "bench/results/$suite_name" ;;
     esac
 done
 rm -f "$ROWS"

@@ -11,7 +11,10 @@
 
 #include "bench_common.h"
 
-/* FANN numbers neurons layer by layer, each layer followed by its bias. */
+/* FANN numbers neurons layer by layer, each layer followed by its bias.
+ * fann_get_connection_array lists the connections in the order of
+ * ann->weights, so the weights are written there directly: the public
+ * fann_set_weight_array searches all connections per weight (quadratic). */
 static int map_weights(struct fann *ann, int n_in, int hid, int n_out,
                        const float *w1, const float *w2)
 {
@@ -29,7 +32,8 @@ static int map_weights(struct fann *ann, int n_in, int hid, int n_out,
         else
             ok = 0;
     }
-    if (ok) fann_set_weight_array(ann, c, nc);
+    for (unsigned int i = 0; ok && i < nc; i++)
+        ann->weights[i] = c[i].weight;
     free(c);
     return ok;
 }
