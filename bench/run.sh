@@ -9,6 +9,9 @@
 # Writes bench/results/latest.{md,csv} (main), scaling.{md,csv} and
 # pruning.{md,csv}; the quick run writes $BUILD/bench/results/quick.*.
 # A missing system is skipped with a message.  Numbers never fail the run.
+
+# Word lists such as $SYSTEMS are split on purpose; suites are called by name.
+# shellcheck disable=SC2086,SC2317
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,10 +25,11 @@ CUPITC=${CUPITC:-$BUILD/bin/cupitc}
 CUPIT_SOURCE=${BENCH_CUPIT_SOURCE:-examples/backprop.nn}
 THREADS=${BENCH_THREADS:-1 2}
 SYSTEMS=${BENCH_SYSTEMS:-cupitc c-loop c-blas fann torch}
-WORK=${BENCH_WORK:-5e9}              # connection updates per run -> epochs
+WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
 EMIN=${BENCH_MIN_EPOCHS:-10}
 EMAX=${BENCH_MAX_EPOCHS:-200}
 WARMUP=${BENCH_WARMUP:-2}
+REPEAT=${BENCH_REPEAT:-3}            # rounds per configuration, median kept
 RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
 # Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
 # anything else uses, spinning threads stall the thread they wait for.
@@ -85,8 +89,9 @@ build_all() {
 #   cupitc examples/backprop.nn -o EXE
 #   EXE --data FILE --hidden N --max-epochs N --threads N
 # printing one line per epoch that contains "epoch <number>" and "error
-# <total error>" (backprop.nn's protocolError; totError is the sum over
-# examples and outputs of 0.5 * (t - y)^2).  Adjust here when it changes.
+# <total error>", or just "<epoch> <total error> <errors>" (backprop.nn's
+# protocolError; totError is the sum over examples and outputs of
+# 0.5 * (t - y)^2).  Adjust here when it changes.
 
 cupitc_build() {
     rm -f "$BIN/cupit-backprop"
@@ -116,8 +121,13 @@ cupitc_run() {
         while ((getline line < stamps) > 0) {
             split(line, f, " ")
             if (f[1] == "RUSAGE") { rss = f[2]; sub(/.*=/, "", rss); st = f[3]; sub(/.*=/, "", st) }
-            if (f[1] != "STAMP" || line !~ /[Ee]poch[^0-9]*[0-9]/ || line !~ /[Ee]rror/) continue
-            rest = line; sub(/.*[Ee]rror[^0-9.+-]*/, "", rest); split(rest, e, /[^0-9.eE+-]/)
+            if (f[1] != "STAMP") continue
+            text = line; sub(/^STAMP [^ ]* /, "", text)
+            if (text ~ /[Ee]poch[^0-9]*[0-9]/ && text ~ /[Ee]rror/) {
+                sub(/.*[Ee]rror[^0-9.+-]*/, "", text); split(text, e, /[^0-9.eE+-]/)
+            } else if (text ~ /^[ \t]*[0-9]+[ \t]+[-+]?[0-9.]+([eE][-+]?[0-9]+)?([ \t]|$)/) {
+                split(text, e, " "); e[1] = e[2]     # bare "EPOCH ERROR ERRORS"
+            } else continue
             stamp[++m] = f[2]; err = e[1]
         }
         if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, stamps; exit }
@@ -198,18 +208,39 @@ epochs_for() {
 }
 
 # config SUITE LABEL TRAIN TEST HIDDEN PRUNE SYSTEMS...: every system, every
-# thread count, one configuration.  (Positional parameters only: sh has no
-# local variables, and the suites' loop variables must survive.)
+# thread count, one configuration, REPEAT rounds over the systems in turn;
+# each system's row is its round with the median time.  (Positional
+# parameters only: sh has no local variables, and the suites' loop variables
+# must survive.)
 config() {
     set -- "$1" "$2" "$3" "$4" "$5" "$6" "$(shift 6; echo "$*")" \
         "$(epochs_for "$(awk -v h="$5" 'NR == 1 { print ($2 + 1) * h + (h + 1) * $3 }' "$3")" \
                       "$(awk 'NR == 1 { print $1 }' "$3")")"
     for cfg_t in $THREADS; do
+        : >"$B/rounds.tmp"
+        cfg_round=0
+        while [ "$cfg_round" -lt "$REPEAT" ]; do
+            for cfg_sys in $7; do
+                echo "$cfg_sys $(run_system "$cfg_sys" "$2" "$3" "$4" "$5" "$cfg_t" "$8" "$6")" >>"$B/rounds.tmp"
+            done
+            cfg_round=$((cfg_round + 1))
+        done
         for cfg_sys in $7; do
-            record "$1" "$cfg_sys" "$2" "$5" "$cfg_t" "$6" \
-                "$(run_system "$cfg_sys" "$2" "$3" "$4" "$5" "$cfg_t" "$8" "$6")"
+            record "$1" "$cfg_sys" "$2" "$5" "$cfg_t" "$6" "$(median_round "$cfg_sys" <"$B/rounds.tmp")"
         done
     done
+}
+
+# median_round SYS < rounds: the RESULT line of SYS with the median
+# sec_epoch (the lower middle one for an even count), else its last line.
+median_round() {
+    awk -v sys="$1" '$1 == sys { sub(/^[^ ]* /, ""); last = $0
+                                 if ($1 == "RESULT") { s = $0; sub(/.* sec_epoch=/, "", s); sub(/ .*/, "", s)
+                                                       print s, $0 } }
+                     END { if (last != "") print "~", last }' |
+        sort -g | awk '$1 == "~" { last = $0; sub(/^~ /, "", last); next }
+                       { line[++n] = $0; sub(/^[^ ]* /, "", line[n]) }
+                       END { print n ? line[int((n + 1) / 2)] : last }'
 }
 
 # ---- suites ---------------------------------------------------------------------
@@ -275,7 +306,7 @@ finish() {
         echo "Versions: $(versions_line)"
         echo "Settings: threads {$THREADS}, work $WORK connection updates per run," \
              "epochs in [$EMIN, $EMAX], warm-up $WARMUP epochs, median of the rest," \
-             "OMP_WAIT_POLICY=$OMP_WAIT_POLICY."
+             "median of $REPEAT round(s), OMP_WAIT_POLICY=$OMP_WAIT_POLICY."
         echo "Load average at start / end: $LOAD_START / $(load_avg) (other work on the" \
              "machine makes the numbers, above all the 2-thread ones, noisier)."
         echo
@@ -298,7 +329,7 @@ versions_line() {
     cc_v=$($CC --version 2>/dev/null | head -n 1)
     cupitc_v=$([ -x "$CUPITC" ] && "$CUPITC" --version 2>/dev/null | head -n 1)
     echo "${cc_v:-cc ?} -O2 -fopenmp; FANN $(pkg_version libfann2); OpenBLAS $(pkg_version libopenblas0);" \
-         "PyTorch $(pkg_version python3-torch); ${cupitc_v:-cupitc not built}; commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+         "PyTorch $(pkg_version python3-torch); ${cupitc_v:-cupitc not built}; commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- bench ':!bench/results' 2>/dev/null || echo ' + local changes to bench/')"
 }
 
 # ---- main -------------------------------------------------------------------------
@@ -333,5 +364,5 @@ for suite_name in main scaling pruning quick; do
         *)     finish "$suite_name" "bench/results/$suite_name" ;;
     esac
 done
-rm -f "$ROWS"
+rm -f "$ROWS" "$B/rounds.tmp"
 exit 0
