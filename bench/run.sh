@@ -23,13 +23,8 @@ LOG=$B/log
 DATA=${BENCH_DATA:-$ROOT/../shared/data}
 CUPITC=${CUPITC:-$BUILD/bin/cupitc}
 CUPIT_SOURCE=${BENCH_CUPIT_SOURCE:-examples/backprop.nn}
-THREADS=${BENCH_THREADS:-1 2}
 SYSTEMS=${BENCH_SYSTEMS:-cupitc c-loop c-blas fann torch}
 WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
-EMIN=${BENCH_MIN_EPOCHS:-10}
-EMAX=${BENCH_MAX_EPOCHS:-200}
-WARMUP=${BENCH_WARMUP:-2}
-REPEAT=${BENCH_REPEAT:-3}            # rounds per configuration, median kept
 RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
 # Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
 # anything else uses, spinning threads stall the thread they wait for.
@@ -39,6 +34,15 @@ CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -fopenmp"
 CSV_HEADER=suite,data,hidden,threads,system,pruned,conns,examples,epochs,sec_epoch,mcups,train_mse,test_acc,test_mse,peak_rss_kb,cupitc_ratio,note
 
 say() { printf 'bench: %s\n' "$*" >&2; }
+
+# The per-suite settings, reset before every suite (a suite may change them).
+set_defaults() {
+    THREADS=${BENCH_THREADS:-1 2}
+    EMIN=${BENCH_MIN_EPOCHS:-10}
+    EMAX=${BENCH_MAX_EPOCHS:-200}
+    WARMUP=${BENCH_WARMUP:-2}
+    REPEAT=${BENCH_REPEAT:-3}        # rounds per configuration, median kept
+}
 
 # ---- building the programs ----------------------------------------------------
 
@@ -66,7 +70,7 @@ find_torch_python() {
 }
 
 build_all() {
-    mkdir -p "$BIN" "$LOG" "$B/why" "$B/data" "$B/weights" "$B/results"
+    mkdir -p "$BIN" "$LOG" "$B/why" "$B/data" "$B/weights" "$B/results" bench/results
     rm -f "$B/why/"*
     if ! $CC $CFLAGS_BENCH -c -o "$B/bench_common.o" bench/src/bench_common.c >"$LOG/build-common.log" 2>&1; then
         say "cannot build bench/src/bench_common.c:"; cat "$LOG/build-common.log" >&2
@@ -132,7 +136,7 @@ cupitc_run() {
         }
         if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, stamps; exit }
         k = 0
-        for (i = 2 + warm; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
+        for (i = (warm > 1 ? warm + 1 : 2); i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         for (i = 2; i <= k; i++) { v = d[i]; for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]; d[j + 1] = v }
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
@@ -254,7 +258,7 @@ suite_main() {
 }
 
 suite_quick() {
-    THREADS=1 EMIN=5 EMAX=20 WARMUP=1
+    THREADS=1 EMIN=5 EMAX=20 WARMUP=1 REPEAT=1
     config quick thyroid "$DATA/thyroid.train" "$DATA/thyroid.test" 16 0 $SYSTEMS
 }
 
@@ -344,6 +348,7 @@ if [ ! -f "$DATA/thyroid.train" ]; then
     say "no data sets in $DATA (set BENCH_DATA)"
     exit 2
 fi
+set_defaults
 build_all
 for sys_name in $SYSTEMS c-sparse; do
     case $sys_name in c-loop) p=ref_loop ;; c-blas) p=ref_blas ;; c-sparse) p=ref_sparse ;;
@@ -356,6 +361,7 @@ for suite_name in main scaling pruning quick; do
     case $mode in "$suite_name"|all) ;; *) continue ;; esac
     [ "$suite_name" = quick ] && [ "$mode" = all ] && continue
     : >"$ROWS"
+    set_defaults
     LOAD_START=$(load_avg)
     "suite_$suite_name"
     case $suite_name in
