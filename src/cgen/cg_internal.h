@@ -78,6 +78,7 @@ const char *cg_field(Cg *cg, const Symbol *elem); /* struct field name */
 const char *cg_local(Cg *cg, const Symbol *sym);  /* local/param C name */
 const char *cg_global(Cg *cg, const Symbol *sym); /* global object name */
 const char *cg_subr_name(Cg *cg, const Symbol *subr);
+bool cg_is_builtin(Cg *cg, const Symbol *subr); /* inline standard arithmetic */
 const char *cg_node_fn_name(Cg *cg, CgNet *net, int group, const Symbol *subr);
 const char *cg_init_fn_name(Cg *cg, const Type *t);
 bool cg_type_has_init(Cg *cg, const Type *t);

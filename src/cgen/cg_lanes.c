@@ -142,7 +142,7 @@ static void clear_lanes(Cg *cg, int base, const char *extra)
     emit(cg->out, LANES " if (%s[l]) {%s }", cur, body);
 }
 
-static bool lane_pure(const Expr *e);
+static bool lane_pure(Cg *cg, const Expr *e);
 
 /* ---- hoisting object function calls ------------------------------------- */
 
@@ -182,7 +182,7 @@ static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
         } else if (p->access == ACCESS_VAR) {
             emit(cg->out, "%s *%s[RT_LANES] = {0};", cg_ctype(cg, p->type), t);
             emit(cg->out, LANES " if (%s[l]) %s[l] = &%s;", M, t, cg_lvalue(cg, a));
-        } else if (lane_pure(a)) {
+        } else if (lane_pure(cg, a)) {
             emit(cg->out, "%s %s[RT_LANES];", cg_ctype(cg, p->type), t);
             emit(cg->out, "CP_SIMD " LANES " %s[l] = %s;", t, cg_expr_as(cg, a, p->type));
         } else {
@@ -266,7 +266,7 @@ static void hoist_in(Cg *cg, Expr *e)
  * no checks that could raise a run-time error, no random numbers.  Such
  * statements run in every lane and keep the inactive lanes' old values by
  * a select, which vectorizes; the others run under `if (M[l])`. */
-static bool lane_pure(const Expr *e)
+static bool lane_pure(Cg *cg, const Expr *e)
 {
     if (!e)
         return true;
@@ -275,25 +275,32 @@ static bool lane_pure(const Expr *e)
     case EXPR_ME: case EXPR_YOU: case EXPR_INDEX:
         return true;
     case EXPR_SELECT:
-        return lane_pure(e->u.select.obj);
+        return lane_pure(cg, e->u.select.obj);
     case EXPR_UNARY:
-        return e->u.unary.op != OP_RANDOM && lane_pure(e->u.unary.operand);
+        return e->u.unary.op != OP_RANDOM && lane_pure(cg, e->u.unary.operand);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         bool integral = e->type && type_is_integral(e->type);
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT ||
             ((op == OP_DIV || op == OP_MOD) && integral))
             return false;
-        return lane_pure(e->u.binary.lhs) && lane_pure(e->u.binary.rhs);
+        return lane_pure(cg, e->u.binary.lhs) && lane_pure(cg, e->u.binary.rhs);
     }
     case EXPR_TERNARY:
-        return lane_pure(e->u.ternary.cond) && lane_pure(e->u.ternary.then_e) &&
-               lane_pure(e->u.ternary.else_e);
+        return lane_pure(cg, e->u.ternary.cond) && lane_pure(cg, e->u.ternary.then_e) &&
+               lane_pure(cg, e->u.ternary.else_e);
+    case EXPR_CALL: /* the inline standard arithmetic is pure */
+        if (!e->sym || !cg_is_builtin(cg, e->sym))
+            return false;
+        for (int i = 0; i < e->u.call.args.len; i++)
+            if (!lane_pure(cg, VEC_AT(e->u.call.args, i, Expr)))
+                return false;
+        return true;
     case EXPR_CONVERT:
         if (sema_convert_kind(e) == CONV_NUMERIC && e->type->kind != TY_REAL)
             return false; /* Real -> integer checks the range */
         for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!lane_pure(VEC_AT(e->u.convert.args, i, Expr)))
+            if (!lane_pure(cg, VEC_AT(e->u.convert.args, i, Expr)))
                 return false;
         return true;
     default:
@@ -586,8 +593,12 @@ static void lane_if(Cg *cg, Stmt *s)
         hoist_in(cg, arm->cond);
         pop_mask(cg);
         emit(o, "int32_t %s[RT_LANES];", mt);
-        emit(o, LANES " { %s[l] = %s[l] && (%s); if (%s[l]) %s[l] = 0; }", mt, rest,
-             cg_expr(cg, arm->cond), mt, rest);
+        if (lane_pure(cg, arm->cond)) /* evaluated in every lane: vectorizes */
+            emit(o, "CP_SIMD " LANES " { const int32_t c_ = (%s) != 0; %s[l] = %s[l] & c_; %s[l] ^= %s[l]; }",
+                 cg_expr(cg, arm->cond), mt, rest, rest, mt);
+        else
+            emit(o, LANES " { %s[l] = %s[l] && (%s); if (%s[l]) %s[l] = 0; }", mt, rest,
+                 cg_expr(cg, arm->cond), mt, rest);
         emit_open(o, "if (cp_any(%s))", mt);
         push_mask(cg, mt);
         lane_block(cg, arm->body);
@@ -607,8 +618,12 @@ static void lane_if(Cg *cg, Stmt *s)
 static void loop_test(Cg *cg, Expr *cond, const char *ml, bool leave_if_true)
 {
     hoist_in(cg, cond);
-    emit(cg->out, LANES " if (%s[l] && %s(%s)) %s[l] = 0;", ml, leave_if_true ? "" : "!",
-         cg_expr(cg, cond), ml);
+    if (lane_pure(cg, cond))
+        emit(cg->out, "CP_SIMD " LANES " { const int32_t c_ = %s(%s); %s[l] &= c_; }",
+             leave_if_true ? "!" : "!!", cg_expr(cg, cond), ml);
+    else
+        emit(cg->out, LANES " if (%s[l] && %s(%s)) %s[l] = 0;", ml, leave_if_true ? "" : "!",
+             cg_expr(cg, cond), ml);
 }
 
 static void lane_loop(Cg *cg, Stmt *s)
@@ -672,7 +687,7 @@ static void lane_assign(Cg *cg, Stmt *s)
     const char *M = cur_mask(cg);
     hoist_in(cg, t);
     hoist_in(cg, v);
-    bool pure = lane_pure(t) && lane_pure(v) && !(cg_lane_hoisted(cg, v));
+    bool pure = lane_pure(cg, t) && lane_pure(cg, v) && !(cg_lane_hoisted(cg, v));
     if (s->u.assign.op == ASSIGN_SET) {
         const char *lv = cg_lvalue(cg, t);
         if (pure) /* both values loaded unconditionally: a select, which vectorizes */

@@ -45,6 +45,8 @@ const char *cg_global(Cg *cg, const Symbol *sym)
     return arena_printf(cg->arena, "cpG_%s", sym->name);
 }
 
+static const char *builtin_name(Cg *cg, const Symbol *s);
+
 /* The standard library's arithmetic functions that are called inline
  * (cupit_rt.h) when declared with their library signature. */
 static const struct { const char *name, *inline_name; int nparams; } builtins[] = {
@@ -52,6 +54,11 @@ static const struct { const char *name, *inline_name; int nparams; } builtins[] 
     {"absReal", "rt_abs_real", 1},    {"signReal", "rt_sign_real", 1},
     {"minReal", "rt_min_real", 2},    {"maxReal", "rt_max_real", 2},
 };
+
+bool cg_is_builtin(Cg *cg, const Symbol *s)
+{
+    return builtin_name(cg, s) != NULL;
+}
 
 static const char *builtin_name(Cg *cg, const Symbol *s)
 {
