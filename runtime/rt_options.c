@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -153,8 +154,9 @@ static int apply(const char *opt, const char *val, const char *origin)
         if (val) {
             char *end;
             rt_opt.bias_value = strtod(val, &end);
-            if (end == val || *end)
-                return bad("%s: bias must be a number, not '%s'", origin, val);
+            if (end == val || *end || !isfinite(rt_opt.bias_value) ||
+                !isfinite((double)(cp_real)rt_opt.bias_value))
+                return bad("%s: bias must be a finite number, not '%s'", origin, val);
         }
     } else if (strcmp(opt, "max-epochs") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))

@@ -85,9 +85,11 @@ static void read_numbers(reader *r, double *v, int32_t want, const char *what)
                 len++;
             rt_error(at, "%s: '%.*s' is not a number", what, len, r->p);
         }
-        if (!isfinite(x))
-            rt_error(at, "%s: '%.*s' is not a finite number", what,
-                     (int)(end - r->p), r->p);
+        /* finite as a Real, not only as a double: 1e40 is no float */
+        if (!isfinite(x) || !isfinite((double)(cp_real)x))
+            rt_error(at, "%s: '%.*s' is not a finite number%s", what,
+                     (int)(end - r->p), r->p,
+                     isfinite(x) ? " in the range of Real" : "");
         if (got < want)
             v[got] = x;
         got++;

@@ -5,6 +5,8 @@
  * (--protocol) and ends the program after --max-epochs epochs.
  */
 #include "cupit_stdlib.h"
+
+#include <math.h>
 #include "rt_internal.h"
 
 #include <errno.h>
@@ -84,5 +86,8 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
     double x = strtod(v, &end);
     if (end == v || *end)
         rt_error(RT_NOWHERE, "--param %s=%s: not a Real", name, v);
+    if (!isfinite(x) || !isfinite((double)(cp_real)x))
+        rt_error(RT_NOWHERE, "--param %s=%s: not a finite number in the range of Real",
+                 name, v);
     return (cp_real)x;
 }

@@ -399,7 +399,7 @@ static void emit_globals(Cg *cg)
 {
     Emitter *o = cg->out;
     emit_directive(o, "/* ===== global objects ===== */");
-    emit(o, "static const char cp_source_file[] = %s;",
+    emit(o, "static CP_UNUSED const char cp_source_file[] = %s;",
          cg_string_literal(cg, cg->opts.source_name, (int)strlen(cg->opts.source_name)));
     for (int i = 0; i < cg->si->data.len; i++) {
         Symbol *s = VEC_AT(cg->si->data, i, Symbol);

@@ -129,7 +129,7 @@ START_TEST(test_options_errors)
     char *a6[] = { "prog", "--max-epochs=0", NULL };
     expect_usage_error(a6, "epoch count must be a positive integer, not '0'");
     char *a7[] = { "prog", "--bias=high", NULL };
-    expect_usage_error(a7, "bias must be a number, not 'high'");
+    expect_usage_error(a7, "bias must be a finite number, not 'high'");
     char *a8[] = { "prog", "--param", "hidden", NULL };
     expect_usage_error(a8, "--param hidden: expected NAME=VALUE");
     char *a9[] = { "prog", "--data", "=x", NULL };
