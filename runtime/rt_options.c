@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "  --data FILE          file for the data set named \"Data\"\n"
             "  --data NAME=FILE     file for the data set NAME (env CUPIT_DATA)\n"
             "  --bias[=C]           prepend a constant input column C (default 1.0)\n"
+            "  --symmetric          read target values t (0/1 class coding) as 2t-1,\n"
+            "                       the range (-1, 1) of the tanh sigmoid\n"
             "  --max-epochs N       stop cleanly after epoch N of protocolError\n"
             "                       (env CUPIT_MAX_EPOCHS)\n"
             "  --protocol FILE      write epoch, error, errors as tab-separated\n"
@@ -158,6 +160,8 @@ static int apply(const char *opt, const char *val, const char *origin)
                 !isfinite((double)(cp_real)rt_opt.bias_value))
                 return bad("%s: bias must be a finite number, not '%s'", origin, val);
         }
+    } else if (strcmp(opt, "symmetric") == 0) {
+        rt_opt.symmetric = true;
     } else if (strcmp(opt, "max-epochs") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))
             return bad("%s: epoch count must be a positive integer, not '%s'", origin, val);
@@ -197,6 +201,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "data", true, false },       { "bias", false, true },
         { "max-epochs", true, false }, { "protocol", true, false },
         { "param", true, false },      { "memory-limit", true, false },
+        { "symmetric", false, false },
     };
     *done = true;
     int st = from_environment();

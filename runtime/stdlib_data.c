@@ -197,6 +197,9 @@ static void dataset_load(dataset *ds, const char *name)
                      "targets of example %d", (int)e + 1);
         double *out = ds->out + (size_t)e * ds->nout;
         read_numbers(&r, out, ds->nout, what);
+        if (rt_opt.symmetric) /* 0/1 class coding onto the range of tanh */
+            for (int32_t k = 0; k < ds->nout; k++)
+                out[k] = 2.0 * out[k] - 1.0;
         for (int32_t k = 0; k < ds->nout; k++) {
             ds->tmin = fmin(ds->tmin, out[k]);
             ds->tmax = fmax(ds->tmax, out[k]);

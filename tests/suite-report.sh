@@ -80,3 +80,29 @@ train report-xor-seed34 "$SHARED/data/xor.data" 0.005 17 300 nodes --bias --seed
 # error does not fall below half of epoch 20's within 40 epochs, so no
 # pruning is due (the rule is checked, whichever way the run goes).
 train report-diabetes "$SHARED/data/diabetes.train" 0.02 46 40 no --bias
+
+# ---- thyroid (0/1 class coding read as -1/+1) --------------------------------
+# The report's trainer on a real benchmark set: 60 epochs, 1 and 2 threads.
+# The error must fall and the weight elimination must have run (its first
+# pruning lies at epoch 60 with this data) without a run-time error.
+thyroid="$SHARED/data/thyroid.train"
+if [ -f "$thyroid" ] && [ -x "$out/report-backprop" ]; then
+    for t in 1 2; do
+        OMP_NUM_THREADS=$t OMP_WAIT_POLICY=passive timeout 120 "$out/report-backprop" \
+            --data "$thyroid" --bias --symmetric --max-epochs 61 >"$out/thyroid-$t.log" 2>&1
+        st=$?
+        first=$(sed -n 's/^epoch 1 error \([^ ]*\).*/\1/p' "$out/thyroid-$t.log")
+        last=$(sed -n 's/^epoch 61 error \([^ ]*\).*/\1/p' "$out/thyroid-$t.log")
+        if [ "$st" -ne 0 ]; then
+            echo "FAIL report-thyroid-$t: exit status $st"; tail -3 "$out/thyroid-$t.log"
+        elif ! grep -q '^>>>>>>>>>>> weights remaining: ' "$out/thyroid-$t.log"; then
+            echo "FAIL report-thyroid-$t: no connection was eliminated"
+        elif ! awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a / 4) }'; then
+            echo "FAIL report-thyroid-$t: error $first at epoch 1, $last at epoch 61"
+        else
+            echo "ok report-thyroid-$t"
+        fi
+    done
+else
+    echo "FAIL report-thyroid: no thyroid data or no report-backprop program"
+fi
