@@ -89,50 +89,49 @@ build_all() {
 }
 
 # ---- cupitc adapter -----------------------------------------------------------
-# The only code that knows the cupitc-generated trainer.  Assumed interface:
-#   cupitc examples/backprop.nn -o EXE
-#   EXE --data FILE --hidden N --max-epochs N --threads N
-# printing one line per epoch that contains "epoch <number>" and "error
-# <total error>", or just "<epoch> <total error> <errors>" (backprop.nn's
-# protocolError; totError is the sum over examples and outputs of
-# 0.5 * (t - y)^2).  Adjust here when it changes.
+# The only code that knows the cupitc-generated trainer (examples/backprop.nn):
+#   cupitc -O3 -Xcc -march=native examples/backprop.nn -o EXE
+#   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
+# It prints "epoch N error E errors M" per epoch (E: the sum over examples
+# and outputs of 0.5 * (t - y)^2) and "test accuracy: P% (...)" at the end.
+
+CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:--O3 -Xcc -march=native}
 
 cupitc_build() {
     rm -f "$BIN/cupit-backprop"
     [ -x "$CUPITC" ] || { echo "no compiler at $CUPITC (run make)"; return 1; }
     [ -f "$CUPIT_SOURCE" ] || { echo "$CUPIT_SOURCE is missing"; return 1; }
     [ -x "$BIN/runstat" ] || { echo "cannot build bench/src/runstat.c"; return 1; }
-    if "$CUPITC" "$CUPIT_SOURCE" -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
+    # shellcheck disable=SC2086
+    if "$CUPITC" $CUPITC_FLAGS "$CUPIT_SOURCE" -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
         [ -x "$BIN/cupit-backprop" ]; then
         return 0
     fi
-    echo "cupitc cannot compile $CUPIT_SOURCE yet ($(head -n 1 "$LOG/cupitc-build.log"))"
+    echo "cupitc cannot compile $CUPIT_SOURCE ($(head -n 1 "$LOG/cupitc-build.log"))"
     return 1
 }
 
 # cupitc_run LABEL TRAIN TEST HIDDEN THREADS EPOCHS: prints a RESULT line.
-# Epochs are capped at 29 because backprop.nn starts pruning at epoch 30.
-# Connections as created by backprop.nn's createNet: in*H + H*out + out (the
-# bias is input node 0).  The program has no test pass: test_acc is n/a.
+# Connections: (n_in + 1) * H + (H + 1) * n_out (the program's bias unit
+# feeds every hidden and output unit), as for the peers.
 cupitc_run() {
-    set -- "$1" "$2" "$3" "$4" "$5" "$(( $6 > 29 ? 29 : $6 ))"
     stamps=$LOG/cupitc-out-$1-$4-$5.log
-    OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" --hidden "$4" \
-        --max-epochs "$6" --threads "$5" >"$stamps" 2>&1
+    test=${3:-$2}
+    OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" \
+        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" >"$stamps" 2>&1
     head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
+        acc = "n/a"
         while ((getline line < stamps) > 0) {
             split(line, f, " ")
             if (f[1] == "RUSAGE") { rss = f[2]; sub(/.*=/, "", rss); st = f[3]; sub(/.*=/, "", st) }
             if (f[1] != "STAMP") continue
             text = line; sub(/^STAMP [^ ]* /, "", text)
-            if (text ~ /[Ee]poch[^0-9]*[0-9]/ && text ~ /[Ee]rror/) {
-                sub(/.*[Ee]rror[^0-9.+-]*/, "", text); split(text, e, /[^0-9.eE+-]/)
-            } else if (text ~ /^[ \t]*[0-9]+[ \t]+[-+]?[0-9.]+([eE][-+]?[0-9]+)?([ \t]|$)/) {
-                split(text, e, " "); e[1] = e[2]     # bare "EPOCH ERROR ERRORS"
-            } else continue
-            stamp[++m] = f[2]; err = e[1]
+            if (text ~ /^test accuracy: /) { a = text; sub(/^test accuracy: /, "", a); sub(/%.*/, "", a); acc = sprintf("%.4f", a / 100); continue }
+            if (text !~ /^epoch [0-9]+ error /) continue
+            split(text, e, " ")
+            stamp[++m] = f[2]; err = e[4]
         }
         if (st != 0 || m < 2) { printf "FAIL exit status %s, %d epoch lines (see %s)\n", st, m, stamps; exit }
         k = 0
@@ -140,9 +139,9 @@ cupitc_run() {
         if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         for (i = 2; i <= k; i++) { v = d[i]; for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]; d[j + 1] = v }
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
-        conns = n_in * h + h * n_out + n_out
+        conns = (n_in + 1) * h + (h + 1) * n_out
         printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
-        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=n/a test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), rss
+        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), acc, rss
         printf "note=time from epoch-line stamps\n"
     }'
 }
