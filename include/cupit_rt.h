@@ -181,10 +181,16 @@ typedef void (*rt_merge_fn)(void *me, const void *you);
 typedef void (*rt_lane_get_fn)(void *rec, const void *lanes, int lane);
 typedef void (*rt_lane_put_fn)(void *lanes, int lane, const void *rec);
 
+/* The type's MERGE procedure run lane by lane on two lane records:
+ * lane l of `you` is merged into lane l of `me`, for all RT_LANES lanes
+ * (vectorized by the compiler).  NULL when the type has no MERGE. */
+typedef void (*rt_lane_merge_fn)(void *me, const void *you);
+
 typedef struct rt_lane_desc {
     size_t size;         /* sizeof the lane record */
     rt_lane_get_fn get;
     rt_lane_put_fn put;
+    rt_lane_merge_fn merge; /* lane-wise MERGE procedure, or NULL */
 } rt_lane_desc;
 
 typedef struct rt_block {
