@@ -205,9 +205,9 @@ static bool in_central_agent(const Cg *cg)
  * subroutine, or one node ME.g[i]), whose elements are indexed by lane. */
 static bool is_lane_record(Cg *cg, const Expr *obj)
 {
-    if (obj->kind == EXPR_ME)
+    if (obj->kind == EXPR_ME || obj->kind == EXPR_YOU)
         return cg->fn && cg->fn->me_type && cg_has_lanes(cg->fn->me_type) &&
-               cg->fn->ctx != CTX_MERGE;
+               (cg->fn->ctx != CTX_MERGE || cg->lane);
     return obj->kind == EXPR_SUBSCRIPT && obj->u.subscript.obj->kind == EXPR_SELECT &&
            obj->u.subscript.obj->sym && type_is_node_collection(obj->u.subscript.obj->sym->type);
 }

@@ -121,6 +121,8 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group);
 const char *cg_lane_hoisted(Cg *cg, const Expr *e);
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group);
 void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group);
+const char *cg_lane_merge_name(Cg *cg, const Type *t);
+void cg_emit_lane_merge(Cg *cg, Symbol *merge);
 
 /* ---- cg_stmt.c ---- */
 void cg_block(Cg *cg, Block *b);

@@ -83,8 +83,44 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
                    s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
         break;
     }
-    return fmt(cg, "static CP_UNUSED void %s(%s)", cg_lane_fn_name(cg, s, net, group),
-               lane_params(cg, s, head));
+    /* connection subroutines run once per connection: worth inlining */
+    return fmt(cg, "static CP_UNUSED %svoid %s(%s)",
+               s->owner->kind == TY_CONNECTION ? "inline " : "",
+               cg_lane_fn_name(cg, s, net, group), lane_params(cg, s, head));
+}
+
+/* Whether a body can clear lanes of its own mask (RETURN, REPLICATE ME):
+ * only then does it need a writable copy of the caller's mask. */
+static bool block_clears_mask(const Block *b);
+
+static bool stmt_clears_mask(const Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_RETURN:
+    case STMT_REPLICATE:
+        return true;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++)
+            if (block_clears_mask(VEC_AT(s->u.if_.arms, i, IfArm)->body))
+                return true;
+        return s->u.if_.else_body && block_clears_mask(s->u.if_.else_body);
+    case STMT_LOOP:
+        return block_clears_mask(s->u.loop.body);
+    case STMT_FOR:
+        return block_clears_mask(s->u.for_.body);
+    default:
+        return false;
+    }
+}
+
+static bool block_clears_mask(const Block *b)
+{
+    if (!b)
+        return false;
+    for (int i = 0; i < b->stmts.len; i++)
+        if (stmt_clears_mask(VEC_AT(b->stmts, i, Stmt)))
+            return true;
+    return false;
 }
 
 /* ---- masks -------------------------------------------------------------- */
@@ -490,6 +526,26 @@ static void lane_objcall(Cg *cg, Expr *call)
 }
 
 /* REDUCTION and WTA over a node group (NetP/F) or an interface (NodeP/F). */
+/* A reduction function whose body is `RETURN ME + YOU` (or YOU + ME) on
+ * Real or Int: summed in a vector register (0 is its identity). */
+static bool is_sum_reduction(const Symbol *f)
+{
+    if (f->kind != SYM_REDUCTION || !f->decl || !f->decl->u.subr.body || !f->type ||
+        (f->type->kind != TY_REAL && f->type->kind != TY_INT))
+        return false;
+    Block *b = f->decl->u.subr.body;
+    if (b->defs.len != 0 || b->stmts.len != 1)
+        return false;
+    Stmt *st = VEC_AT(b->stmts, 0, Stmt);
+    if (st->kind != STMT_RETURN || !st->u.ret.value)
+        return false;
+    Expr *e = st->u.ret.value;
+    if (e->kind != EXPR_BINARY || e->u.binary.op != OP_ADD)
+        return false;
+    ExprKind l = e->u.binary.lhs->kind, r = e->u.binary.rhs->kind;
+    return (l == EXPR_ME && r == EXPR_YOU) || (l == EXPR_YOU && r == EXPR_ME);
+}
+
 static void lane_combine(Cg *cg, Stmt *s, bool wta)
 {
     Emitter *o = cg->out;
@@ -521,6 +577,14 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
         : fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = V_->%s[l]; first_ = false; } "
                   "else { CP_SIMD " LANES " acc_[l] = %s(acc_[l], V_->%s[l]); }",
               field, fname, field);
+    bool vsum = !wta && is_sum_reduction(s->callee) && !range;
+    if (vsum) {
+        /* the sum in a vector register: no loop-carried store to memory */
+        const char *VT = elem->type->kind == TY_REAL ? "cp_vreal" : "cp_vint";
+        emit(o, "%s vacc_ = {0};", VT);
+        update_all = fmt(cg, "{ %s v_; __builtin_memcpy(&v_, V_->%s, sizeof v_); vacc_ += v_; first_ = false; }",
+                         VT, field);
+    }
     const char *update = wta ? fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
                                    fname, field, field)
                              : fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
@@ -554,6 +618,8 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             close_lane_conn_loop(cg);
         }
     }
+    if (vsum)
+        emit(o, "__builtin_memcpy(acc_, &vacc_, sizeof acc_);");
     if (!wta) {
         emit(o, LANES " if (%s[l] && (!first_ || wi_[l] >= 0)) %s = acc_[l];", M,
              cg_lvalue(cg, s->u.reduction.into));
@@ -856,6 +922,42 @@ static void lane_block(Cg *cg, Block *b)
 
 /* ---- subroutines -------------------------------------------------------- */
 
+/* The MERGE procedure of a node, connection or network type, lane by lane
+ * on two lane records (rt_lane_merge_fn): every lane is active. */
+const char *cg_lane_merge_name(Cg *cg, const Type *t)
+{
+    return fmt(cg, "cpMergeL_%s", t->name);
+}
+
+void cg_emit_lane_merge(Cg *cg, Symbol *s)
+{
+    Emitter *o = cg->out;
+    CgFn fn = {.subr = s, .ctx = CTX_MERGE, .me_type = s->owner};
+    MaskStack ms = {.n = 0, .loop_base = 0};
+    cg->fn = &fn;
+    cg->lane = true;
+    cg->lane_masks = &ms;
+    cg->hoist_exprs.len = 0;
+    cg->hoist_names.len = 0;
+    cg_line(cg, s->loc);
+    emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_)",
+              cg_lane_merge_name(cg, s->owner));
+    const char *V = cg_lane_type(cg, s->owner);
+    emit(o, "%s *me = me_;", V);
+    emit(o, "const %s *you = you_;", V);
+    emit(o, "(void)me; (void)you;");
+    emit(o, "int32_t Mf[RT_LANES];");
+    emit(o, LANES " Mf[l] = 1;");
+    push_mask(cg, "Mf");
+    lane_block(cg, s->decl->u.subr.body);
+    emit_close(o, "%s", "");
+    cg_no_line(cg);
+    emit(o, "%s", "");
+    cg->lane = false;
+    cg->lane_masks = NULL;
+    cg->fn = NULL;
+}
+
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
 {
     emit(cg->out, "%s;", cg_lane_signature(cg, s, net, group));
@@ -889,8 +991,13 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
     for (int i = 0; i < s->params.len; i++)
         emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
-    emit(o, "int32_t Mf[RT_LANES];");
-    emit(o, "__builtin_memcpy(Mf, M0, sizeof Mf);");
+    if (block_clears_mask(s->decl->u.subr.body)) {
+        emit(o, "int32_t Mf[RT_LANES];");
+        emit(o, "__builtin_memcpy(Mf, M0, sizeof Mf);");
+    } else {
+        emit(o, "const int32_t *const Mf = M0;");
+        emit(o, "(void)Mf;");
+    }
     push_mask(cg, "Mf");
     lane_block(cg, s->decl->u.subr.body);
     emit_close(o, "%s", "");

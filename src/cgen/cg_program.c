@@ -79,6 +79,9 @@ static const char prelude[] =
     "#else\n"
     "#define CP_SIMD\n"
     "#endif\n"
+    "/* Lane arrays as vector values (sums kept in registers). */\n"
+    "typedef cp_real cp_vreal __attribute__((vector_size(RT_LANES * sizeof(cp_real))));\n"
+    "typedef cp_int cp_vint __attribute__((vector_size(RT_LANES * sizeof(cp_int))));\n"
     "/* Whether any lane of a lane mask is active. */\n"
     "static CP_UNUSED inline bool cp_any(const int32_t *m) {\n"
     "    int32_t a = 0;\n"
@@ -482,6 +485,13 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
     emit_directive(out, "/* ===== prototypes ===== */");
     for (int i = 0; i < cg.si->subrs.len; i++)
         for_each_instance(&cg, VEC_AT(cg.si->subrs, i, Symbol), emit_prototype);
+    if (opts->lanes)
+        for (int i = 0; i < cg.si->subrs.len; i++) {
+            Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
+            if (s->kind == SYM_MERGE && cg_has_lanes(s->owner))
+                emit(out, "static CP_UNUSED void %s(void *me_, const void *you_);",
+                     cg_lane_merge_name(&cg, s->owner));
+        }
     emit(out, "%s", "");
 
     cg_emit_type_inits(&cg);
@@ -496,6 +506,8 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
             Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
             if (cg_has_lane_version(s))
                 for_each_instance(&cg, s, cg_emit_lane_body);
+            else if (s->kind == SYM_MERGE && cg_has_lanes(s->owner) && s->decl)
+                cg_emit_lane_merge(&cg, s);
         }
     }
     emit_startup(&cg);

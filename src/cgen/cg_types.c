@@ -257,8 +257,9 @@ static void emit_lane_struct(Cg *cg, Type *t)
 
 const char *cg_lane_desc(Cg *cg, const Type *t)
 {
-    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s}", t->name,
-                        t->name, t->name);
+    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s, %s}", t->name,
+                        t->name, t->name,
+                        t->merge && cg->opts.lanes ? cg_lane_merge_name(cg, t) : "NULL");
 }
 
 void cg_emit_types(Cg *cg)

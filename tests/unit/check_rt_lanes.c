@@ -82,8 +82,8 @@ static void lnet_put(void *lanes, int l, const void *rec)
     v->created[l] = r->created;
 }
 
-#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put }
-#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put }
+#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL }
+#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL }
 
 static const rt_group_desc lane_groups[] = {
     { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, NODE_LANES },
@@ -97,7 +97,7 @@ static const rt_bundle_desc lane_bundles[] = {
 };
 static const rt_net_desc lane_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL },
 };
 /* The same network without lanes (reference for the merge results). */
 static const rt_group_desc plain_groups[] = {
@@ -520,18 +520,18 @@ START_TEST(test_lane_plan)
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(lnode, act));
     ck_assert_uint_eq(p.run[1].width, 4);
     ck_assert_uint_eq(p.run[1].stride, 4);
-    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put };
+    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put, NULL };
     ck_assert(rt_lane_plan_make(&p, &pad, sizeof(padded), HERE));
     ck_assert_int_eq(p.nruns, 2); /* the padding bytes are not moved */
     ck_assert_uint_eq(p.run[1].plain_off, offsetof(padded, x));
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(vpadded, x));
     ck_assert_uint_eq(p.run[1].width, 8);
-    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put };
+    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put, NULL };
     ck_assert(rt_lane_plan_make(&p, &aos, sizeof(tnode), HERE));
     ck_assert_int_eq(p.nruns, 1);
     ck_assert_uint_eq(p.run[0].width, sizeof(tnode));
     ck_assert_uint_eq(p.run[0].stride, sizeof(tnode));
-    rt_lane_desc same = { sizeof(cp_real), same_get, same_put };
+    rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL };
     ck_assert(!rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
     ck_assert(!p.ok);
 }
