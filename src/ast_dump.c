@@ -87,10 +87,20 @@ static void expr_head(Dumper *d, int depth, const char *role, const Expr *e)
     }
 }
 
+/* Deeper trees are cut off: the dump recurses, and a long operator chain
+ * (a + a + ... parses left-deep) must not overflow the stack. */
+enum { DUMP_MAX_DEPTH = 4000 };
+
 static void dump_expr(Dumper *d, int depth, const char *role, const Expr *e)
 {
     if (!e)
         return;
+    if (depth > DUMP_MAX_DEPTH) {
+        line(d, depth > DUMP_MAX_DEPTH + 1 ? DUMP_MAX_DEPTH : depth, role,
+             "... (nested more than %d levels: not shown)", DUMP_MAX_DEPTH);
+        fputc('\n', d->out);
+        return;
+    }
     expr_head(d, depth, role, e);
     if (d->namer) {
         fprintf(d->out, " :: %s", d->namer(e->type));

@@ -129,7 +129,10 @@ static FILE *out(void)
 }
 
 /* Prints the source line of loc with a caret under its column.  Control
- * characters are shown as spaces so that the caret stays aligned. */
+ * characters are shown as spaces so that the caret stays aligned.  A long
+ * line is shown as a window of SHOW_WIDTH bytes around the column. */
+enum { SHOW_WIDTH = 160 };
+
 static void show_line(Loc loc)
 {
     const SourceFile *f = loc.file;
@@ -137,21 +140,40 @@ static void show_line(Loc loc)
         return;
     const char *s = f->line_starts[loc.line - 1];
     const char *end = f->text + f->len;
-    FILE *o = out();
-    fputc(' ', o);
-    int width = 0;
-    for (const char *p = s; p < end && *p != '\n'; p++, width++) {
-        unsigned char c = (unsigned char)*p;
-        if (*p == '\r' && (p + 1 == end || p[1] == '\n'))
-            break;
-        fputc(c < 0x20 || c == 0x7f ? ' ' : c, o);
-    }
-    fputc('\n', o);
-    fputc(' ', o);
+    const char *eol = s;
+    while (eol < end && *eol != '\n')
+        eol++;
+    if (eol > s && eol[-1] == '\r')
+        eol--;
+    int width = (int)(eol - s);
     int col = loc.col < 1 ? 1 : loc.col;
     if (col > width + 1)
         col = width + 1;
-    for (int i = 1; i < col; i++)
+    int from = 0, to = width;
+    if (width > SHOW_WIDTH) {
+        from = col - 1 - SHOW_WIDTH / 2;
+        if (from < 0)
+            from = 0;
+        to = from + SHOW_WIDTH;
+        if (to > width) {
+            to = width;
+            from = to - SHOW_WIDTH;
+        }
+    }
+    FILE *o = out();
+    fputc(' ', o);
+    const char *lead = from > 0 ? "..." : "";
+    fputs(lead, o);
+    for (int i = from; i < to; i++) {
+        unsigned char c = (unsigned char)s[i];
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, o);
+    }
+    if (to < width)
+        fputs("...", o);
+    fputc('\n', o);
+    fputc(' ', o);
+    fputs(from > 0 ? "   " : "", o);
+    for (int i = from + 1; i < col; i++)
         fputc(s[i - 1] == '\t' ? '\t' : ' ', o);
     fputs(options.color ? "\033[1;32m^\033[0m\n" : "^\n", o);
 }
