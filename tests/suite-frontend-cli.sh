@@ -56,3 +56,14 @@ if [ "$errors" -eq 2 ] && [ "$notes" -eq 1 ]; then echo "ok cli/error-limit"; el
 errors=$(grep -c ': error: ' "$tmp/out")
 if [ "$errors" -eq 7 ] && ! grep -q 'too many' "$tmp/out"; then echo "ok cli/no-error-limit"; else
     echo "FAIL cli/no-error-limit: $errors errors"; fi
+
+# a 200000-term operator chain: one clear error, and the dump does not crash
+awk 'BEGIN { printf "PROCEDURE program () IS Int VAR x; x := x"; for (i = 0; i < 200000; i++) printf " + x"; print "; END;" }' >"$tmp/long.nn"
+"$CUPITC" -fsyntax-only "$tmp/long.nn" >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && grep -q 'nested too deeply' "$tmp/out" && [ "$(wc -c <"$tmp/out")" -lt 2000 ]; then
+    echo "ok cli/long-chain"; else echo "FAIL cli/long-chain: status $st, $(wc -c <"$tmp/out") bytes of diagnostics"; fi
+"$CUPITC" --dump-parse "$tmp/long.nn" >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 0 ] && grep -q 'not shown' "$tmp/out"; then echo "ok cli/long-chain-dump"; else
+    echo "FAIL cli/long-chain-dump: status $st"; fi
