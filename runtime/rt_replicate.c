@@ -48,6 +48,20 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
     return (int32_t)k;
 }
 
+/* The count for INTO lo...hi with lane blocks: a block runs RT_LANES
+ * replicates for about the price of one, so the grain counts blocks, and
+ * every thread gets at least one block. */
+static int32_t lane_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
+{
+    int64_t blocks = rt_choose_replicates(1, INT32_MAX / RT_LANES, work * RT_LANES, threads);
+    int64_t k = blocks * RT_LANES;
+    if (k > hi)
+        k = hi;
+    if (k < lo)
+        k = lo;
+    return rt_lane_count((int32_t)k, lo, hi);
+}
+
 /* Copies replicate `from` into the existing replicate `to`. */
 static void copy_rep(rt_net *net, int32_t to, int32_t from)
 {
@@ -204,7 +218,8 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
         return; /* INTO 1 in state U changes nothing */
     if (net->desc->lanes) {
         if (interval)
-            k = rt_lane_count(k, lo, hi);
+            k = lane_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net),
+                                rt_threads());
         rt_lanes_enter(net, k, where);
         return;
     }
