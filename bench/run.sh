@@ -91,9 +91,12 @@ build_all() {
 # ---- cupitc adapter -----------------------------------------------------------
 # The only code that knows the cupitc-generated trainer (examples/backprop.nn):
 #   cupitc -O3 -Xcc -march=native examples/backprop.nn -o EXE
-#   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
+#   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T --symmetric
 # It prints "epoch N error E errors M" per epoch (E: the sum over examples
 # and outputs of 0.5 * (t - y)^2) and "test accuracy: P% (...)" at the end.
+# Its units are tanh units (the standard library's sigmoid), so the 0/1
+# targets are read as -1/+1 (--symmetric); the error is scaled back to the
+# 0/1 range (divided by 4) for the MSE column.
 
 CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:--O3 -Xcc -march=native}
 
@@ -118,7 +121,8 @@ cupitc_run() {
     stamps=$LOG/cupitc-out-$1-$4-$5.log
     test=${3:-$2}
     OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" \
-        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" >"$stamps" 2>&1
+        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" --symmetric \
+        >"$stamps" 2>&1
     head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
@@ -141,7 +145,7 @@ cupitc_run() {
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
         conns = (n_in + 1) * h + (h + 1) * n_out
         printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
-        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), acc, rss
+        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out) / 4, acc, rss
         printf "note=time from epoch-line stamps\n"
     }'
 }
