@@ -99,6 +99,8 @@ build_all() {
 # 0/1 range (divided by 4) for the MSE column.
 
 CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:--O3 -Xcc -march=native}
+CUPIT_PROTOCOL=      # no protocol files from the trainer
+export CUPIT_PROTOCOL
 
 cupitc_build() {
     rm -f "$BIN/cupit-backprop"

@@ -34,7 +34,9 @@ static void usage(FILE *f)
             "  --max-epochs N       stop cleanly after epoch N of protocolError\n"
             "                       (env CUPIT_MAX_EPOCHS)\n"
             "  --protocol FILE      write epoch, error, errors as tab-separated\n"
-            "                       lines to FILE (env CUPIT_PROTOCOL)\n"
+            "                       lines to FILE (default PROGRAM.protocol.tsv;\n"
+            "                       env CUPIT_PROTOCOL, empty: none)\n"
+            "  --no-protocol        write no protocol file\n"
             "  --param NAME=VALUE   value for intParam/realParam (repeatable)\n"
             "  --memory-limit N     fail with \"out of memory\" beyond N bytes\n"
             "                       (suffix k, M or G)\n"
@@ -168,6 +170,8 @@ static int apply(const char *opt, const char *val, const char *origin)
         rt_opt.max_epochs = v;
     } else if (strcmp(opt, "protocol") == 0) {
         rt_opt.protocol = val;
+    } else if (strcmp(opt, "no-protocol") == 0) {
+        rt_opt.protocol = "";
     } else if (strcmp(opt, "param") == 0) {
         return add_param(val);
     } else if (strcmp(opt, "memory-limit") == 0) {
@@ -185,6 +189,10 @@ static int from_environment(void)
     };
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         const char *val = getenv(env[i].var);
+        if (val && !*val && strcmp(env[i].opt, "protocol") == 0) {
+            rt_opt.protocol = ""; /* CUPIT_PROTOCOL= : no protocol file */
+            continue;
+        }
         if (val && *val) {
             int st = apply(env[i].opt, val, env[i].var);
             if (st)
@@ -200,6 +208,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "seed", true, false },       { "threads", true, false },
         { "data", true, false },       { "bias", false, true },
         { "max-epochs", true, false }, { "protocol", true, false },
+        { "no-protocol", false, false },
         { "param", true, false },      { "memory-limit", true, false },
         { "symmetric", false, false },
     };

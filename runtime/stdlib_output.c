@@ -22,14 +22,30 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
 {
     printf("epoch %d error %g errors %d\n", (int)epochNumber,
            (double)totalError, (int)nrOfErrors);
-    if (rt_opt.protocol) {
+    static bool protocol_failed;
+    if ((!rt_opt.protocol || *rt_opt.protocol) && !protocol && !protocol_failed) {
+        /* the default file, PROGRAM.protocol.tsv in the current directory,
+           is a convenience: if it cannot be written the run goes on */
+        char def[512];
+        const char *path = rt_opt.protocol;
+        if (!path) {
+            const char *base = strrchr(rt_opt.program, '/');
+            snprintf(def, sizeof def, "%s.protocol.tsv", base ? base + 1 : rt_opt.program);
+            path = def;
+        }
+        protocol = fopen(path, "w");
+        if (!protocol && rt_opt.protocol)
+            rt_error(RT_NOWHERE, "cannot write the protocol file '%s': %s", path,
+                     strerror(errno));
         if (!protocol) {
-            protocol = fopen(rt_opt.protocol, "w");
-            if (!protocol)
-                rt_error(RT_NOWHERE, "cannot write the protocol file '%s': %s",
-                         rt_opt.protocol, strerror(errno));
+            protocol_failed = true;
+            fprintf(stderr, "%s: warning: cannot write the protocol file '%s': %s\n",
+                    rt_opt.program, path, strerror(errno));
+        } else {
             fprintf(protocol, "# epoch\terror\terrors\n");
         }
+    }
+    if (protocol) {
         fprintf(protocol, "%d\t%.9g\t%d\n", (int)epochNumber,
                 (double)totalError, (int)nrOfErrors);
         fflush(protocol);

@@ -7,6 +7,9 @@
 set -u
 : "${BUILD:=build}" "${CUPITC:=$BUILD/bin/cupitc}"
 export BUILD CUPITC
+# Programs under test write no protocol files into the tree.
+CUPIT_PROTOCOL=
+export CUPIT_PROTOCOL
 # Idle OpenMP threads sleep rather than spin.  On a loaded 2-core machine
 # spinning threads slow parallel tests down many times (past Check's
 # timeouts); results do not depend on it.

@@ -425,6 +425,16 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
         Expr *a = VEC_AT(*args, i, Expr);
         const char *x = p->access == ACCESS_CONST ? cg_expr_as(cg, a, p->type)
                                                   : fmt(cg, "&%s", cg_lvalue(cg, a));
+        TypeKind k = p->type->kind;
+        if (subr->external && p->access == ACCESS_CONST &&
+            (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
+            /* EXTERNAL: records, arrays, nodes and connections by address */
+            if (cg->lane && (k == TY_NODE || k == TY_CONNECTION))
+                cg_unsupported(cg, a->loc, "a node or connection argument of an EXTERNAL "
+                                           "subroutine in replicated network code");
+            x = a->cat == VC_OBJECT ? fmt(cg, "&%s", cg_lvalue(cg, a))
+                                    : fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
+        }
         s = fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
         first = false;
     }

@@ -273,6 +273,10 @@ static const char *param_decl(Cg *cg, Symbol *p)
     const char *name = cg_local(cg, p);
     if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION)
         return fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
+    /* EXTERNAL: records and arrays by address (docs/runtime-abi.md §6) */
+    if (p->subr && p->subr->external && p->access == ACCESS_CONST &&
+        (p->type->kind == TY_RECORD || p->type->kind == TY_ARRAY))
+        return fmt(cg, "const %s *%s", cg_ctype(cg, p->type), name);
     if (p->access == ACCESS_IO)
         return fmt(cg, "cp_io *%s", name);
     if (p->access == ACCESS_VAR)

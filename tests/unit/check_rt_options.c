@@ -17,12 +17,13 @@ START_TEST(test_options_defaults)
 {
     char *argv[] = { "prog", NULL };
     unsetenv("CUPIT_SEED");
+    unsetenv("CUPIT_PROTOCOL");
     rt_init(1, argv, "trainer");
     ck_assert_str_eq(rt_opt.program, "trainer");
     ck_assert_uint_eq(rt_opt.seed, 1);
     ck_assert(!rt_opt.bias);
     ck_assert_int_eq(rt_opt.max_epochs, 0);
-    ck_assert_ptr_null(rt_opt.protocol);
+    ck_assert_ptr_null(rt_opt.protocol); /* the default file PROGRAM.protocol.tsv */
     ck_assert_str_eq(rt_data_file("Data"), "Data");
     ck_assert_int_ge(rt_threads(), 1);
     ck_assert_int_eq(rt_finish(), 0);
