@@ -711,6 +711,16 @@ START_TEST(test_lane_plan)
     rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL };
     ck_assert(!rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
     ck_assert(!p.ok);
+    /* The table: one plan per lane type, found by contents not address. */
+    const rt_lane_plan *kept = rt_lane_plan_of(&node, sizeof(tnode), HERE);
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_int_eq(kept->nruns, 3);
+    ck_assert_ptr_eq(rt_lane_plan_of(&node, sizeof(tnode), HERE), kept);
+    node = aos; /* same address, another type */
+    const rt_lane_plan *other = rt_lane_plan_of(&node, sizeof(tnode), HERE);
+    ck_assert_ptr_ne(other, kept);
+    ck_assert_int_eq(other->nruns, 1);
+    ck_assert_ptr_null(rt_lane_plan_of(&same, sizeof(cp_real), HERE));
 }
 END_TEST
 
