@@ -156,6 +156,10 @@ typedef struct rt_lane_plan {
 
 bool rt_lane_plan_make(rt_lane_plan *plan, const rt_lane_desc *lane,
                        size_t plain_size, rt_srcpos where);
+/* The plan of a lane type, made on first use and kept for the rest of the
+ * run; NULL when the layout is not known (use get/put). */
+const rt_lane_plan *rt_lane_plan_of(const rt_lane_desc *lane, size_t plain_size,
+                                    rt_srcpos where);
 
 /* Frees the blocks (rt_net_destroy in lane state). */
 void rt_lanes_free(rt_net *net);

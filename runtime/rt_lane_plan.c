@@ -5,6 +5,7 @@
  * byte set into lanes 0 and 1 reveals, for every plain byte, its place in
  * lane 0 and the lane stride.  MERGE then moves elements with inline copies
  * instead of one get/put call per lane; any surprise falls back to calls.
+ * Plans are kept in a small table, so each lane type is probed once.
  */
 #include "rt_internal.h"
 
@@ -75,4 +76,49 @@ bool rt_lane_plan_make(rt_lane_plan *plan, const rt_lane_desc *lane,
         ok = plan->run[i].width == plan->run[i].stride;
     rt_free(lanes, lane->size);
     return plan->ok = ok;
+}
+
+/* The plans made so far.  The key is the lane type's contents, not the
+ * address of its descriptor: a descriptor may live on the stack and its
+ * address be reused for another type.  Entries are never changed once
+ * published, so callers may keep the pointers. */
+typedef struct plan_entry {
+    rt_lane_get_fn get;
+    rt_lane_put_fn put;
+    size_t lane_size, plain_size;
+    rt_lane_plan plan;
+} plan_entry;
+
+enum { RT_LANE_PLAN_CACHE = 64 };
+
+static plan_entry plan_cache[RT_LANE_PLAN_CACHE];
+static int32_t plan_cache_used;
+
+static bool same_type(const plan_entry *e, const rt_lane_desc *lane,
+                      size_t plain_size)
+{
+    return e->get == lane->get && e->put == lane->put &&
+           e->lane_size == lane->size && e->plain_size == plain_size;
+}
+
+const rt_lane_plan *rt_lane_plan_of(const rt_lane_desc *lane, size_t plain_size,
+                                    rt_srcpos where)
+{
+    const rt_lane_plan *found = NULL;
+    /* MERGE runs outside parallel regions; the lock only guards against
+     * two threads merging different networks at the same time. */
+#pragma omp critical(rt_lane_plan_cache)
+    {
+        for (int32_t i = 0; i < plan_cache_used && !found; i++)
+            if (same_type(&plan_cache[i], lane, plain_size))
+                found = &plan_cache[i].plan;
+        if (!found && plan_cache_used < RT_LANE_PLAN_CACHE) {
+            plan_entry *e = &plan_cache[plan_cache_used];
+            *e = (plan_entry){ lane->get, lane->put, lane->size, plain_size, { 0 } };
+            rt_lane_plan_make(&e->plan, lane, plain_size, where);
+            plan_cache_used++;
+            found = &e->plan;
+        }
+    }
+    return found && found->ok ? found : NULL;
 }

@@ -2,9 +2,11 @@
  *
  * In state R(k) the data lives in ceil(k / RT_LANES) blocks of lane
  * records instead of k plain replicates.  This file enters and leaves that
- * state and merges in it: every record is gathered lane by lane into plain
- * temporaries, merged there in the tree order of docs/replication.md, and
- * the result is scattered back, in parallel over records.
+ * state and merges in it, in parallel over records when there is enough
+ * work: with the types' lane-wise MERGE and no padding lanes, blocks are
+ * merged pairwise and then the lanes of block 0; otherwise every record is
+ * gathered lane by lane into plain temporaries and merged there in the
+ * tree order of the plain implementation (docs/replication.md).
  */
 #include "rt_internal.h"
 
@@ -21,6 +23,7 @@ typedef struct rset {
     rt_merge_fn merge;
     int32_t n;                /* records */
     const rt_lane_plan *plan; /* inline lane moves, or NULL */
+    bool lane_tree;           /* merge blocks with lane->merge first */
 } rset;
 
 static int32_t nsets(const rt_net *net)
@@ -32,14 +35,14 @@ static rset set_of(const rt_net *net, int32_t s)
 {
     const rt_net_desc *d = net->desc;
     if (s == 0)
-        return (rset){ d->net_size, &d->lane, d->merge, 1, NULL };
+        return (rset){ d->net_size, &d->lane, d->merge, 1, NULL, false };
     if (s <= d->ngroups) {
         const rt_group_desc *g = &d->groups[s - 1];
-        return (rset){ g->node_size, &g->lane, g->merge, net->count[s - 1], NULL };
+        return (rset){ g->node_size, &g->lane, g->merge, net->count[s - 1], NULL, false };
     }
     const rt_bundle_desc *b = &d->bundles[s - 1 - d->ngroups];
     return (rset){ b->conn_size, &b->lane, b->merge,
-                   net->bundles[s - 1 - d->ngroups].nconn, NULL };
+                   net->bundles[s - 1 - d->ngroups].nconn, NULL, false };
 }
 
 /* The lane records of set s in block j. */
@@ -60,14 +63,6 @@ static char *plain_of(const rt_net *net, int32_t s)
     if (s == 0)
         return rep->net_data;
     return s <= ng ? rep->nodes[s - 1] : rep->conns[s - 1 - ng];
-}
-
-static int64_t total_records(const rt_net *net)
-{
-    int64_t n = 0;
-    for (int32_t s = 0; s < nsets(net); s++)
-        n += set_of(net, s).n;
-    return n;
 }
 
 static size_t max_record(const rt_net *net)
@@ -107,7 +102,7 @@ static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
                        bool to_plain)
 {
     const rt_lane_plan *p = st->plan;
-    if (p && p->ok) {
+    if (p) {
         for (int32_t i = 0; i < p->nruns; i++) {
             const rt_lane_run *r = &p->run[i];
             copy_run(tmp + r->plain_off, st->size, lanes + r->lane_off, n,
@@ -123,6 +118,22 @@ static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
     }
 }
 
+/* Every lane of one element (width bytes, lanes contiguous) := *val. */
+#define RT_FILL_LANES(W)                                                     \
+    for (int l = 0; l < RT_LANES; l++)                                       \
+        memcpy(lanes + (size_t)l * (W), val, (W));
+
+static inline void fill_run(char *lanes, const char *val, uint32_t width)
+{
+    switch (width) {
+    case 1: RT_FILL_LANES(1) break;
+    case 2: RT_FILL_LANES(2) break;
+    case 4: RT_FILL_LANES(4) break;
+    case 8: RT_FILL_LANES(8) break;
+    default: RT_FILL_LANES(width) break;
+    }
+}
+
 /* Writes rec into every lane of record i of set s in block 0 (the other
  * blocks receive copies of whole chunks, see chunk_op). */
 static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
@@ -130,12 +141,10 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
 {
     char *first = lanes_of(net, 0, s) + (size_t)i * st->lane->size;
     const rt_lane_plan *p = st->plan;
-    if (p && p->ok) {
-        for (int32_t x = 0; x < p->nruns; x++) {
-            const rt_lane_run *r = &p->run[x];
-            copy_run((char *)rec + r->plain_off, 0, first + r->lane_off, RT_LANES,
-                     r->width, false);
-        }
+    if (p) { /* runs are whole elements: width == stride */
+        for (int32_t x = 0; x < p->nruns; x++)
+            fill_run(first + p->run[x].lane_off, (const char *)rec + p->run[x].plain_off,
+                     p->run[x].width);
     } else {
         for (int l = 0; l < RT_LANES; l++)
             st->lane->put(first, l, rec);
@@ -143,7 +152,8 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
 }
 
 /* Merges record i of set s over all replicates into tmp (k records of
- * st->size); the result is in tmp[0]. */
+ * st->size); the result is in tmp[0].  With st->lane_tree the blocks are
+ * merged into block 0 already (merge_blocks) and only its lanes remain. */
 static void merge_record(const rt_net *net, int32_t s, const rset *st,
                          int32_t i, char *tmp)
 {
@@ -153,15 +163,38 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
         move_lanes(st, tmp, lanes_of(net, 0, s) + off, 1, true);
         return;
     }
-    for (int32_t j = 0; j * RT_LANES < k; j++) {
-        int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
-        move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
-                   n, true);
+    if (st->lane_tree) {
+        move_lanes(st, tmp, lanes_of(net, 0, s) + off, RT_LANES, true);
+        k = RT_LANES;
+    } else {
+        for (int32_t j = 0; j * RT_LANES < k; j++) {
+            int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
+            move_lanes(st, tmp + (size_t)j * RT_LANES * sz,
+                       lanes_of(net, j, s) + off, n, true);
+        }
     }
     /* Round w: replicate a + w merges into a for a a multiple of 2w. */
     for (int32_t w = 1; w < k; w *= 2)
         for (int32_t a = 0; a + w < k; a += 2 * w)
             st->merge(tmp + (size_t)a * sz, tmp + (size_t)(a + w) * sz);
+}
+
+/* Records lo .. hi-1 of set s: block a + w merges into block a, lane by
+ * lane, for a a multiple of 2w, in rounds w = 1, 2, 4, ...; block 0 then
+ * holds in lane l the merge of lane l of all blocks.  The other blocks
+ * are overwritten or freed afterwards. */
+static void merge_blocks(const rt_net *net, int32_t s, const rset *st,
+                         int32_t lo, int32_t hi)
+{
+    size_t ls = st->lane->size;
+    rt_lane_merge_fn fn = st->lane->merge;
+    for (int32_t w = 1; w < net->nblocks; w *= 2)
+        for (int32_t a = 0; a + w < net->nblocks; a += 2 * w) {
+            char *me = lanes_of(net, a, s) + (size_t)lo * ls;
+            const char *you = lanes_of(net, a + w, s) + (size_t)lo * ls;
+            for (int32_t i = lo; i < hi; i++, me += ls, you += ls)
+                fn(me, you);
+        }
 }
 
 /* What to do with every record: fill the lanes from replicate 0's plain
@@ -197,6 +230,8 @@ static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
 {
     int32_t lo = c * RT_LANE_CHUNK;
     int32_t hi = st->n - lo < RT_LANE_CHUNK ? st->n : lo + RT_LANE_CHUNK;
+    if (st->lane_tree)
+        merge_blocks(net, s, st, lo, hi);
     for (int32_t i = lo; i < hi; i++)
         record_op(net, op, s, st, i, tmp);
     if (op == OP_LEAVE)
@@ -207,24 +242,39 @@ static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
         memcpy(lanes_of(net, j, s) + (size_t)lo * ls, first, (size_t)(hi - lo) * ls);
 }
 
+/* Lane moves per record of set st: the measure of work that decides
+ * whether a parallel region pays.  A lane-wise merge or copy of a whole
+ * block takes a few vector instructions; measured, it costs about as much
+ * as a quarter of its RT_LANES single moves. */
+static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
+{
+    int64_t nb = net->nblocks, lanes = nb * RT_LANES;
+    if (op == OP_FILL)
+        return lanes;
+    if (st->lane_tree) /* block merges, fold of block 0, copies of block 0 */
+        return RT_LANES + (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
+    return (st->merge ? net->nreps : 1) + (op == OP_MERGE ? lanes : 1);
+}
+
 /* Applies op to every record of every set; one parallel region over the
  * records when there is enough work, a plain loop otherwise (an OpenMP
- * region costs a futex call even when it runs on one thread). */
+ * region costs a futex call even when it runs on one thread).  Each
+ * record's result depends only on k, never on the thread count. */
 static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
 {
     int32_t k = net->nreps, ns = nsets(net);
-    int64_t lanes = (int64_t)net->nblocks * RT_LANES;
-    int64_t work = total_records(net) * (op == OP_FILL ? lanes : k + lanes);
     size_t tmp_bytes = (size_t)k * max_record(net);
-    size_t sets_bytes = (size_t)ns * sizeof(rset), plans_bytes = (size_t)ns * sizeof(rt_lane_plan);
+    size_t sets_bytes = (size_t)ns * sizeof(rset);
     rset *sets = rt_alloc(where, sets_bytes);
-    rt_lane_plan *plans = rt_alloc(where, plans_bytes);
+    int64_t work = 0;
     for (int32_t s = 0; s < ns; s++) {
-        sets[s] = set_of(net, s);
-        /* Probing costs a few puts per byte: worth it for many records. */
-        if ((int64_t)sets[s].n * k >= 4 * RT_LANES &&
-            rt_lane_plan_make(&plans[s], sets[s].lane, sets[s].size, where))
-            sets[s].plan = &plans[s];
+        rset *st = &sets[s];
+        *st = set_of(net, s);
+        st->plan = rt_lane_plan_of(st->lane, st->size, where);
+        /* Without padding lanes every lane is a replicate to merge. */
+        st->lane_tree = op != OP_FILL && st->merge && st->lane->merge &&
+                        k % RT_LANES == 0;
+        work += (int64_t)st->n * record_work(net, op, st);
     }
     if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2) {
         char *tmp = rt_alloc(where, tmp_bytes);
@@ -245,7 +295,6 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
             rt_free(tmp, tmp_bytes);
         }
     }
-    rt_free(plans, plans_bytes);
     rt_free(sets, sets_bytes);
 }
 

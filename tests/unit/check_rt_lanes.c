@@ -1,9 +1,10 @@
 /* check_rt_lanes.c -- Check suite for lane-blocked replicates: block
  * layout and padding lanes after REPLICATE INTO k, the count rule for
- * intervals, MERGE and INTO 1 bitwise equal to the plain implementation,
+ * intervals, MERGE and INTO 1 against the plain implementation (bitwise
+ * with scalar MERGE only; with lane-wise MERGE for sums of integers),
  * I/O through lanes, the errors while replicated, and memory accounting.
- * The lane records and their get/put functions are written here the way
- * the code generator emits them.
+ * The lane records and their get/put/merge functions are written here the
+ * way the code generator emits them.
  */
 #include "check_rt_support.h"
 
@@ -82,22 +83,69 @@ static void lnet_put(void *lanes, int l, const void *rec)
     v->created[l] = r->created;
 }
 
+/* Lane-wise MERGE procedures; they count their calls to show which
+ * algorithm ran. */
+static long lane_merges;
+
+static void count_lane_merge(void)
+{
+#pragma omp atomic update
+    lane_merges++;
+}
+
+static void lnode_merge(void *me, const void *you)
+{
+    for (int l = 0; l < RT_LANES; l++)
+        ((lnode *)me)->sum[l] += ((const lnode *)you)->sum[l];
+    count_lane_merge();
+}
+
+static void lconn_merge(void *me, const void *you)
+{
+    for (int l = 0; l < RT_LANES; l++)
+        ((lconn *)me)->delta[l] += ((const lconn *)you)->delta[l];
+    count_lane_merge();
+}
+
+static void lnet_merge(void *me, const void *you)
+{
+    for (int l = 0; l < RT_LANES; l++)
+        ((lnet *)me)->total[l] += ((const lnet *)you)->total[l];
+    count_lane_merge();
+}
+
 #define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL }
 #define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL }
+#define NODE_LANE_MERGE { sizeof(lnode), lnode_get, lnode_put, lnode_merge }
+#define CONN_LANE_MERGE { sizeof(lconn), lconn_get, lconn_put, lconn_merge }
 
-static const rt_group_desc lane_groups[] = {
-    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, NODE_LANES },
-    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, NODE_LANES },
-    { "arr", sizeof(tnode), tnode_init, NULL, true, 3, NODE_LANES }, /* no MERGE */
-};
-static const rt_bundle_desc lane_bundles[] = {
-    { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
-    { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
-    { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },
-};
+/* The test network with lane records; in, hid, in -> hid and arr -> hid
+ * use lane layout L, hid -> hid never has a lane MERGE, arr no MERGE. */
+#define LANE_GROUPS(L)                                                         \
+    {                                                                          \
+        { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, L },         \
+        { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, L },        \
+        { "arr", sizeof(tnode), tnode_init, NULL, true, 3, NODE_LANES },       \
+    }
+#define LANE_BUNDLES(L)                                                        \
+    {                                                                          \
+        { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L },             \
+        { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },    \
+        { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L },             \
+    }
+
+static const rt_group_desc lane_groups[] = LANE_GROUPS(NODE_LANES);
+static const rt_bundle_desc lane_bundles[] = LANE_BUNDLES(CONN_LANES);
 static const rt_net_desc lane_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
     true, { sizeof(lnet), lnet_get, lnet_put, NULL },
+};
+/* With the lane-wise MERGE procedures. */
+static const rt_group_desc lmerge_groups[] = LANE_GROUPS(NODE_LANE_MERGE);
+static const rt_bundle_desc lmerge_bundles[] = LANE_BUNDLES(CONN_LANE_MERGE);
+static const rt_net_desc lmerge_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, lmerge_groups, 3, lmerge_bundles,
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge },
 };
 /* The same network without lanes (reference for the merge results). */
 static const rt_group_desc plain_groups[] = {
@@ -242,28 +290,33 @@ END_TEST
 /* Irregular values so that the bracketing of the sums shows in the bits. */
 static cp_real val(int32_t r, int32_t i) { return 1.0f / (cp_real)(3 * r + 1) + 0.37f * (cp_real)i; }
 
-/* Writes replicate r's values into both networks (the lane network the
- * way generated code writes one lane). */
-static void fill_both(int32_t k)
+/* Small integers: their sums are exact in any order. */
+static cp_real ival(int32_t r, int32_t i) { return (cp_real)((5 * r + 3 * i) % 23 - 11); }
+
+/* Writes replicate r's values v(r, i) into both networks (the lane
+ * network the way generated code writes one lane). */
+static void fill_with(int32_t k, cp_real (*v)(int32_t, int32_t))
 {
     for (int32_t r = 0; r < k; r++) {
         int l = r % RT_LANES;
-        ((tnet *)ref.reps[r].net_data)->total = val(r, 0);
-        lnet_at(&net, r)->total[l] = val(r, 0);
+        ((tnet *)ref.reps[r].net_data)->total = v(r, 0);
+        lnet_at(&net, r)->total[l] = v(r, 0);
         for (int g = 0; g < 3; g++)
             for (int32_t i = 0; i < net.count[g]; i++) {
-                node_at(&ref, r, g, i)->sum = val(r, i);
+                node_at(&ref, r, g, i)->sum = v(r, i);
                 node_at(&ref, r, g, i)->act = (cp_real)(r + 1);
-                lnode_at(&net, g, i, r)->sum[l] = val(r, i);
+                lnode_at(&net, g, i, r)->sum[l] = v(r, i);
                 lnode_at(&net, g, i, r)->act[l] = (cp_real)(r + 1);
             }
         for (int b = 0; b < 3; b++)
             for (int32_t c = 0; c < net.bundles[b].nconn; c++) {
-                conn_at(&ref, r, b, c)->delta = val(r, c + 1);
-                lconn_at(&net, b, c, r)->delta[l] = val(r, c + 1);
+                conn_at(&ref, r, b, c)->delta = v(r, c + 1);
+                lconn_at(&net, b, c, r)->delta[l] = v(r, c + 1);
             }
     }
 }
+
+static void fill_both(int32_t k) { fill_with(k, val); }
 
 static void same_record(const void *plain, const void *lanes, rt_lane_get_fn get,
                         int l, size_t size)
@@ -291,14 +344,21 @@ static void check_lanes_equal_ref(void)
     }
 }
 
-static void both(int32_t n_in, int32_t n_hid, int32_t k)
+/* net (lane blocks, descriptor d) and ref (plain) in R(k) with v's values. */
+static void both_with(const rt_net_desc *d, int32_t n_in, int32_t n_hid, int32_t k,
+                      cp_real (*v)(int32_t, int32_t))
 {
     rt_net_destroy(&net);
-    build(&net, &lane_desc, n_in, n_hid);
+    build(&net, d, n_in, n_hid);
     build(&ref, &plain_desc, n_in, n_hid);
     rt_replicate(&net, k, k, false, 0, HERE);
     rt_replicate(&ref, k, k, false, 0, HERE);
-    fill_both(k);
+    fill_with(k, v);
+}
+
+static void both(int32_t n_in, int32_t n_hid, int32_t k)
+{
+    both_with(&lane_desc, n_in, n_hid, k, val);
 }
 
 static const int32_t merge_counts[] = { 2, 3, 16, 17, 40 };
@@ -337,13 +397,9 @@ START_TEST(test_merge_independent_of_threads)
 }
 END_TEST
 
-START_TEST(test_into_one_equals_plain)
+/* After INTO 1: net is in U and its records are bitwise ref's. */
+static void check_unreplicated_equals_ref(void)
 {
-    int32_t k = merge_counts[_i % 5];
-    int32_t n_in = _i < 5 ? 3 : 60, n_hid = _i < 5 ? 5 : 70;
-    both(n_in, n_hid, k);
-    rt_replicate(&net, 1, 1, false, 0, HERE);
-    rt_replicate(&ref, 1, 1, false, 0, HERE);
     ck_assert(!net.replicated);
     ck_assert_int_eq(net.nreps, 1);
     ck_assert_ptr_null(net.blocks);
@@ -354,7 +410,128 @@ START_TEST(test_into_one_equals_plain)
     for (int b = 0; b < 3; b++)
         ck_assert_mem_eq(net.reps[0].conns[b], ref.reps[0].conns[b],
                          (size_t)net.bundles[b].nconn * sizeof(tconn));
+}
+
+START_TEST(test_into_one_equals_plain)
+{
+    int32_t k = merge_counts[_i % 5];
+    int32_t n_in = _i < 5 ? 3 : 60, n_hid = _i < 5 ? 5 : 70;
+    both(n_in, n_hid, k);
+    rt_replicate(&net, 1, 1, false, 0, HERE);
+    rt_replicate(&ref, 1, 1, false, 0, HERE);
+    check_unreplicated_equals_ref();
     rt_net_destroy(&ref);
+}
+END_TEST
+
+/* ---- MERGE and INTO 1 with lane-wise MERGE ------------------------------------ */
+
+/* k = 17 has padding lanes: the per-record algorithm, bitwise as plain. */
+static const int32_t lane_merge_counts[] = { 16, 32, 48, 17 };
+
+/* Lane-wise merges one MERGE makes: nblocks - 1 per record of the sets
+ * with a lane MERGE (network, in, hid, in -> hid, arr -> hid), or none. */
+static long expected_lane_merges(int32_t k)
+{
+    if (k % RT_LANES)
+        return 0;
+    long records = 1 + net.count[IN] + net.count[HID] + net.bundles[IN_HID].nconn +
+                   net.bundles[ARR_HID].nconn;
+    return (k / RT_LANES - 1) * records;
+}
+
+START_TEST(test_lane_merge_equals_plain)
+{
+    int32_t k = lane_merge_counts[_i % 4];
+    int32_t n_in = _i < 4 ? 3 : 60, n_hid = _i < 4 ? 5 : 70; /* small, then parallel */
+    both_with(&lmerge_desc, n_in, n_hid, k, k % RT_LANES ? val : ival);
+    lane_merges = 0;
+    rt_merge(&net, HERE);
+    rt_merge(&ref, HERE);
+    ck_assert_int_eq(lane_merges, expected_lane_merges(k));
+    check_lanes_equal_ref();
+    ck_assert_float_eq(lnode_at(&net, ARR, 1, k - 1)->act[(k - 1) % RT_LANES], 1);
+    fill_with(k, ival); /* a second MERGE after new per-lane values */
+    rt_merge(&net, HERE);
+    rt_merge(&ref, HERE);
+    check_lanes_equal_ref();
+    rt_net_destroy(&ref);
+}
+END_TEST
+
+START_TEST(test_lane_merge_into_one_equals_plain)
+{
+    int32_t k = lane_merge_counts[_i % 4];
+    int32_t n_in = _i < 4 ? 3 : 60, n_hid = _i < 4 ? 5 : 70;
+    both_with(&lmerge_desc, n_in, n_hid, k, k % RT_LANES ? val : ival);
+    lane_merges = 0;
+    rt_replicate(&net, 1, 1, false, 0, HERE);
+    rt_replicate(&ref, 1, 1, false, 0, HERE);
+    ck_assert_int_eq(lane_merges, expected_lane_merges(k));
+    check_unreplicated_equals_ref();
+    rt_net_destroy(&ref);
+}
+END_TEST
+
+/* Copies of the merged records of net: every block after MERGE (into),
+ * or replicate 0 after INTO 1. */
+static size_t snapshot(char *into, size_t cap)
+{
+    size_t n = 0;
+#define TAKE(p, bytes)                                                         \
+    do {                                                                       \
+        ck_assert_uint_le(n + (bytes), cap);                                   \
+        memcpy(into + n, (p), (bytes));                                        \
+        n += (bytes);                                                          \
+    } while (0)
+    if (!net.blocks) {
+        TAKE(net.reps[0].net_data, sizeof(tnet));
+        for (int g = 0; g < 3; g++)
+            TAKE(net.reps[0].nodes[g], (size_t)net.count[g] * sizeof(tnode));
+        for (int b = 0; b < 3; b++)
+            TAKE(net.reps[0].conns[b], (size_t)net.bundles[b].nconn * sizeof(tconn));
+        return n;
+    }
+    for (int32_t j = 0; j < net.nblocks; j++) {
+        TAKE(net.blocks[j].net, sizeof(lnet));
+        for (int g = 0; g < 3; g++)
+            TAKE(net.blocks[j].nodes[g], (size_t)net.count[g] * sizeof(lnode));
+        for (int b = 0; b < 3; b++)
+            TAKE(net.blocks[j].conns[b], (size_t)net.bundles[b].nconn * sizeof(lconn));
+    }
+#undef TAKE
+    return n;
+}
+
+/* Irregular values (the bracketing shows in the bits), enough records for
+ * the parallel loop: 1 and 2 threads give the same bits. */
+START_TEST(test_lane_merge_independent_of_threads)
+{
+    int32_t k = _i < 2 ? 32 : 48;
+    bool into_one = _i % 2;
+    enum { CAP = 3 * (sizeof(lnet) + 133 * sizeof(lnode) + 4480 * sizeof(lconn)) };
+    char *one = malloc(CAP), *two = malloc(CAP);
+    ck_assert(one && two);
+    size_t n_one = 0, n_two = 0;
+    for (int t = 1; t <= 2; t++) {
+        omp_set_num_threads(t);
+        both_with(&lmerge_desc, 60, 70, k, val);
+        lane_merges = 0;
+        if (into_one)
+            rt_replicate(&net, 1, 1, false, 0, HERE);
+        else
+            rt_merge(&net, HERE);
+        ck_assert_int_gt(lane_merges, 0);
+        if (t == 1)
+            n_one = snapshot(one, CAP);
+        else
+            n_two = snapshot(two, CAP);
+        rt_net_destroy(&ref);
+    }
+    ck_assert_uint_eq(n_one, n_two);
+    ck_assert_mem_eq(one, two, n_one);
+    free(one);
+    free(two);
 }
 END_TEST
 
@@ -534,6 +711,16 @@ START_TEST(test_lane_plan)
     rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL };
     ck_assert(!rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
     ck_assert(!p.ok);
+    /* The table: one plan per lane type, found by contents not address. */
+    const rt_lane_plan *kept = rt_lane_plan_of(&node, sizeof(tnode), HERE);
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_int_eq(kept->nruns, 3);
+    ck_assert_ptr_eq(rt_lane_plan_of(&node, sizeof(tnode), HERE), kept);
+    node = aos; /* same address, another type */
+    const rt_lane_plan *other = rt_lane_plan_of(&node, sizeof(tnode), HERE);
+    ck_assert_ptr_ne(other, kept);
+    ck_assert_int_eq(other->nruns, 1);
+    ck_assert_ptr_null(rt_lane_plan_of(&same, sizeof(cp_real), HERE));
 }
 END_TEST
 
@@ -549,6 +736,9 @@ static Suite *lanes_suite(void)
     tcase_add_loop_test(tc, test_merge_equals_plain, 0, 10);
     tcase_add_test(tc, test_merge_independent_of_threads);
     tcase_add_loop_test(tc, test_into_one_equals_plain, 0, 10);
+    tcase_add_loop_test(tc, test_lane_merge_equals_plain, 0, 8);
+    tcase_add_loop_test(tc, test_lane_merge_into_one_equals_plain, 0, 8);
+    tcase_add_loop_test(tc, test_lane_merge_independent_of_threads, 0, 4);
     tcase_add_test(tc, test_io_lanes_layout);
     tcase_add_test(tc, test_io_lanes_parallel);
     tcase_add_test(tc, test_io_lanes_errors);
