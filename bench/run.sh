@@ -116,15 +116,17 @@ cupitc_build() {
     return 1
 }
 
-# cupitc_run LABEL TRAIN TEST HIDDEN THREADS EPOCHS: prints a RESULT line.
-# Connections: (n_in + 1) * H + (H + 1) * n_out (the program's bias unit
-# feeds every hidden and output unit), as for the peers.
+# cupitc_run LABEL TRAIN TEST HIDDEN THREADS EPOCHS [PRUNE]: prints a RESULT
+# line.  Connections: (n_in + 1) * H + (H + 1) * n_out (the program's bias
+# unit feeds every hidden and output unit), as for the peers, or the count
+# the program prints after deleting the share PRUNE of them (smallest start
+# weights, --param prune).
 cupitc_run() {
-    stamps=$LOG/cupitc-out-$1-$4-$5.log
+    stamps=$LOG/cupitc-out-$1-$4-$5-${7:-0}.log
     test=${3:-$2}
     OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" \
         --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" --symmetric \
-        >"$stamps" 2>&1
+        --param "prune=${7:-0}" >"$stamps" 2>&1
     head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
@@ -135,6 +137,7 @@ cupitc_run() {
             if (f[1] != "STAMP") continue
             text = line; sub(/^STAMP [^ ]* /, "", text)
             if (text ~ /^test accuracy: /) { a = text; sub(/^test accuracy: /, "", a); sub(/%.*/, "", a); acc = sprintf("%.4f", a / 100); continue }
+            if (text ~ /^connections after pruning: /) { left = text; sub(/.*: /, "", left); continue }
             if (text !~ /^epoch [0-9]+ error /) continue
             split(text, e, " ")
             stamp[++m] = f[2]; err = e[4]
@@ -145,7 +148,7 @@ cupitc_run() {
         if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         for (i = 2; i <= k; i++) { v = d[i]; for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]; d[j + 1] = v }
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
-        conns = (n_in + 1) * h + (h + 1) * n_out
+        conns = left != "" ? left + 0 : (n_in + 1) * h + (h + 1) * n_out
         printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
         printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out) / 4, acc, rss
         printf "note=time from epoch-line stamps\n"
@@ -183,7 +186,7 @@ run_system() {
             "$BIN/bench_tool" weights 1 "$n_in" "$h" "$n_out" "$wfile"
             with_timeout "$PY" bench/torch_run.py "$@" --weights "$wfile" >"$log" 2>&1 ;;
         cupitc)
-            cupitc_run "$label" "$train" "$test" "$h" "$t" "$e" >"$log" 2>&1 ;;
+            cupitc_run "$label" "$train" "$test" "$h" "$t" "$e" "$pr" >"$log" 2>&1 ;;
         *)
             OMP_NUM_THREADS=$t with_timeout "$BIN/$prog" "$@" >"$log" 2>&1 ;;
     esac
@@ -295,10 +298,7 @@ suite_pruning() {
     for pp in 0 0.5 0.9 0.99; do
         config pruning "$pd" "$DATA/$pd.train" "$DATA/$pd.test" "$ph" "$pp" c-sparse $sparse
         case " $SYSTEMS " in
-            *" cupitc "*) for pt in $THREADS; do
-                record pruning cupitc "$pd" "$ph" "$pt" "$pp" \
-                    "SKIP backprop.nn prunes by |weight| < 0.25 on its own schedule; no fixed-fraction run"
-            done ;;
+            *" cupitc "*) config pruning "$pd" "$DATA/$pd.train" "$DATA/$pd.test" "$ph" "$pp" cupitc ;;
         esac
     done
 }
