@@ -28,8 +28,10 @@ WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
 RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
 # Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
 # anything else uses, spinning threads stall the thread they wait for.
-OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-export OMP_WAIT_POLICY
+# OpenMP's own wait policy unless the caller sets one (passive helps on a
+# machine that also runs other work; on a quiet one it costs every program
+# with short parallel regions a wake-up per region).
+if [ -n "${OMP_WAIT_POLICY:-}" ]; then export OMP_WAIT_POLICY; fi
 CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -fopenmp"
 CSV_HEADER=suite,data,hidden,threads,system,pruned,conns,examples,epochs,sec_epoch,mcups,train_mse,test_acc,test_mse,peak_rss_kb,cupitc_ratio,note
 
@@ -315,7 +317,7 @@ finish() {
         echo "Versions: $(versions_line)"
         echo "Settings: threads {$THREADS}, work $WORK connection updates per run," \
              "epochs in [$EMIN, $EMAX], warm-up $WARMUP epochs, median of the rest," \
-             "median of $REPEAT round(s), OMP_WAIT_POLICY=$OMP_WAIT_POLICY."
+             "median of $REPEAT round(s), OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(default)}."
         echo "Load average at start / end: $LOAD_START / $(load_avg) (other work on the" \
              "machine makes the numbers, above all the 2-thread ones, noisier)."
         echo

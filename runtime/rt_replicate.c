@@ -48,12 +48,20 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
     return (int32_t)k;
 }
 
-/* The count for INTO lo...hi with lane blocks: a block runs RT_LANES
- * replicates for about the price of one, so the grain counts blocks, and
- * every thread gets at least one block. */
+/* The count for INTO lo...hi with lane blocks.  A block runs RT_LANES
+ * replicates for about the price of one, so the grain counts blocks: enough
+ * blocks that one parallel call has a grain of work, at least one block per
+ * thread, rounded up to a multiple of the thread count.  Unlike the plain
+ * rule the grain is not multiplied by the thread count: more replicates
+ * mean more MERGE and update work per epoch, which more threads would then
+ * only share. */
 static int32_t lane_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
 {
-    int64_t blocks = rt_choose_replicates(1, INT32_MAX / RT_LANES, work * RT_LANES, threads);
+    int64_t per_block = work * RT_LANES;
+    int64_t blocks = per_block >= RT_GRAIN ? 1 : (RT_GRAIN + per_block - 1) / per_block;
+    if (blocks < threads)
+        blocks = threads;
+    blocks = (blocks + threads - 1) / threads * threads;
     int64_t k = blocks * RT_LANES;
     if (k > hi)
         k = hi;

@@ -14,20 +14,6 @@
 
 #include "cg_internal.h"
 
-static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Cg *cg, const char *f, ...)
-{
-    va_list ap, ap2;
-    va_start(ap, f);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    char *s = arena_alloc(cg->arena, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, f, ap2);
-    va_end(ap2);
-    return s;
-}
 
 /* ---- literals ---------------------------------------------------------- */
 
@@ -41,17 +27,17 @@ const char *cg_real_literal(Cg *cg, double v)
     snprintf(buf, sizeof buf, "%.17g", v);
     if (!strpbrk(buf, ".eE"))
         strcat(buf, ".0");
-    return fmt(cg, "((cp_real)%s)", buf);
+    return cg_fmt(cg, "((cp_real)%s)", buf);
 }
 
 static const char *int_literal(Cg *cg, const Type *t, int64_t v)
 {
     const char *lit = v == INT64_MIN      ? "INT64_MIN"
                       : v == -2147483648LL ? "(-2147483647 - 1)"
-                                           : fmt(cg, "%" PRId64, v);
+                                           : cg_fmt(cg, "%" PRId64, v);
     if (t->kind == TY_INT)
-        return v < 0 ? fmt(cg, "(%s)", lit) : lit;
-    return fmt(cg, "((%s)%s)", cg_ctype(cg, t), lit);
+        return v < 0 ? cg_fmt(cg, "(%s)", lit) : lit;
+    return cg_fmt(cg, "((%s)%s)", cg_ctype(cg, t), lit);
 }
 
 const char *cg_string_literal(Cg *cg, const char *bytes, int len)
@@ -97,7 +83,7 @@ static const char *const_literal(Cg *cg, const Expr *e)
     case TY_BOOL:
         return e->const_int ? "true" : "false";
     case TY_SYMBOLIC:
-        return fmt(cg, "((cp_int)%" PRId64 ")", e->const_int);
+        return cg_fmt(cg, "((cp_int)%" PRId64 ")", e->const_int);
     default:
         return NULL;
     }
@@ -126,10 +112,10 @@ const char *cg_expr_as(Cg *cg, Expr *e, const Type *to)
     if (!to || !from || from == to)
         return x;
     if (type_is_integral(from) && type_is_integral(to))
-        return fmt(cg, "((%s)%s)", cg_ctype(cg, to), x);
+        return cg_fmt(cg, "((%s)%s)", cg_ctype(cg, to), x);
     if (type_is_int_interval(from) && type_is_int_interval(to)) {
         const char *t = cg_fresh(cg, "iv");
-        return fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s.min, %s.max}; })",
+        return cg_fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s.min, %s.max}; })",
                    cg_ctype(cg, from), t, x, cg_ctype(cg, to), t, t);
     }
     return x;
@@ -142,9 +128,9 @@ static const char *node_lvalue(Cg *cg, CgNet *net, int g, const char *netx,
     Symbol *gs = VEC_AT(net->groups, g, Symbol);
     Type *node = type_node_of(gs->type);
     if (cg->lane)
-        return fmt(cg, "((%s *)(%s)->blocks[blk].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
+        return cg_fmt(cg, "((%s *)(%s)->blocks[blk].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
                    cg_lane_type(cg, node), netx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
-    return fmt(cg, "((%s *)(%s)->reps[%s].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
+    return cg_fmt(cg, "((%s *)(%s)->reps[%s].nodes[%d])[cp_idx(%s, %s, (%s)->count[%d], \"%s\")]",
                cg_ctype(cg, node), netx, repx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
 }
 
@@ -160,14 +146,14 @@ void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **
         *cgnet = cg->fn ? cg->fn->net : NULL;
         return;
     case EXPR_NAME:
-        *net = fmt(cg, "(&%s)", cg_global(cg, e->sym));
+        *net = cg_fmt(cg, "(&%s)", cg_global(cg, e->sym));
         *rep = "0";
         *cgnet = cg_net_of(cg, e->sym->type);
         return;
     case EXPR_SUBSCRIPT:
         cg_net_object(cg, e->u.subscript.obj, net, rep, cgnet);
         if (type_is_integral(e->u.subscript.index->type))
-            *rep = fmt(cg, "cp_idx(%s, %s, (%s)->nreps, \"replicate\")", cg_pos(cg, e->loc),
+            *rep = cg_fmt(cg, "cp_idx(%s, %s, (%s)->nreps, \"replicate\")", cg_pos(cg, e->loc),
                        cg_expr(cg, e->u.subscript.index), *net);
         else
             *rep = NULL;
@@ -217,7 +203,7 @@ static const char *name_lvalue(Cg *cg, Expr *e)
     Symbol *s = e->sym;
     switch (s->kind) {
     case SYM_ENUM:
-        return fmt(cg, "cpE_%s_%s", s->owner->name, s->name);
+        return cg_fmt(cg, "cpE_%s_%s", s->owner->name, s->name);
     case SYM_CONST:
     case SYM_VAR:
     case SYM_IO:
@@ -225,16 +211,16 @@ static const char *name_lvalue(Cg *cg, Expr *e)
             return cg_global(cg, s);
         /* lane code: every local is an array over the lanes */
         if (cg->lane && s->access != ACCESS_IO)
-            return fmt(cg, "%s[l]", cg_local(cg, s));
+            return cg_fmt(cg, "%s[l]", cg_local(cg, s));
         return cg_local(cg, s);
     case SYM_PARAM:
         if (s->access == ACCESS_IO)
-            return fmt(cg, "(*%s)", cg_local(cg, s));
+            return cg_fmt(cg, "(*%s)", cg_local(cg, s));
         if (cg->lane) /* CONST: a lane array; VAR: an array of pointers */
-            return s->access == ACCESS_VAR ? fmt(cg, "(*%s[l])", cg_local(cg, s))
-                                           : fmt(cg, "%s[l]", cg_local(cg, s));
+            return s->access == ACCESS_VAR ? cg_fmt(cg, "(*%s[l])", cg_local(cg, s))
+                                           : cg_fmt(cg, "%s[l]", cg_local(cg, s));
         if (s->access == ACCESS_VAR)
-            return fmt(cg, "(*%s)", cg_local(cg, s));
+            return cg_fmt(cg, "(*%s)", cg_local(cg, s));
         return cg_local(cg, s);
     default:
         cg_unsupported(cg, e->loc, "this kind of name");
@@ -265,7 +251,7 @@ const char *cg_lvalue(Cg *cg, Expr *e)
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
         if (cg->lane && is_lane_record(cg, obj))
-            return fmt(cg, "(%s).%s[l]", cg_lvalue(cg, obj), cg_field(cg, e->sym));
+            return cg_fmt(cg, "(%s).%s[l]", cg_lvalue(cg, obj), cg_field(cg, e->sym));
         if (is_network_expr(cg, obj)) {
             const char *netx, *repx;
             CgNet *cn;
@@ -275,15 +261,15 @@ const char *cg_lvalue(Cg *cg, Expr *e)
             if (cg->opts.lanes && in_central_agent(cg))
                 /* the record of replicate r: a lane of a block while
                    replicated in lanes, else the plain record */
-                return fmt(cg, "(*__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
+                return cg_fmt(cg, "(*__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
                                "n_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].net)->%s[r_ %% RT_LANES] "
                                ": &((%s *)n_->reps[r_].net_data)->%s; }))",
                            netx, repx, cg_lane_type(cg, obj->type), cg_field(cg, e->sym),
                            cg_ctype(cg, obj->type), cg_field(cg, e->sym));
-            return fmt(cg, "((%s *)(%s)->reps[%s].net_data)->%s", cg_ctype(cg, obj->type), netx,
+            return cg_fmt(cg, "((%s *)(%s)->reps[%s].net_data)->%s", cg_ctype(cg, obj->type), netx,
                        repx, cg_field(cg, e->sym));
         }
-        return fmt(cg, "(%s).%s", cg_lvalue(cg, obj), cg_field(cg, e->sym));
+        return cg_fmt(cg, "(%s).%s", cg_lvalue(cg, obj), cg_field(cg, e->sym));
     }
     case EXPR_SUBSCRIPT: {
         Expr *obj = e->u.subscript.obj;
@@ -301,7 +287,7 @@ const char *cg_lvalue(Cg *cg, Expr *e)
                                ix, e->loc);
         }
         if (obj->type && obj->type->kind == TY_ARRAY)
-            return fmt(cg, "(%s).a[cp_idx(%s, %s, %lld, \"array\")]", cg_lvalue(cg, obj),
+            return cg_fmt(cg, "(%s).a[cp_idx(%s, %s, %lld, \"array\")]", cg_lvalue(cg, obj),
                        cg_pos(cg, e->loc), ix, (long long)obj->type->size);
         cg_unsupported(cg, e->loc, "this subscription");
         return "0";
@@ -330,19 +316,19 @@ static const char *unary(Cg *cg, Expr *e)
     const char *pos = cg_pos(cg, e->loc);
     switch (e->u.unary.op) {
     case OP_NOT:
-        return fmt(cg, "(!%s)", x);
+        return cg_fmt(cg, "(!%s)", x);
     case OP_BITNOT:
-        return fmt(cg, "((%s)~%s)", cg_ctype(cg, e->type), x);
+        return cg_fmt(cg, "((%s)~%s)", cg_ctype(cg, e->type), x);
     case OP_NEG:
         if (type_is_integral(e->type))
-            return fmt(cg, "%s(%s, -(int64_t)%s)", chk_name(e->type), pos, x);
-        return fmt(cg, "(-%s)", x);
+            return cg_fmt(cg, "%s(%s, -(int64_t)%s)", chk_name(e->type), pos, x);
+        return cg_fmt(cg, "(-%s)", x);
     case OP_MIN:
-        return fmt(cg, "(%s).min", x);
+        return cg_fmt(cg, "(%s).min", x);
     case OP_MAX:
-        return fmt(cg, "(%s).max", x);
+        return cg_fmt(cg, "(%s).max", x);
     case OP_RANDOM:
-        return fmt(cg, "cp_random_%s(%s, %s)", interval_helper(a->type), pos, x);
+        return cg_fmt(cg, "cp_random_%s(%s, %s)", interval_helper(a->type), pos, x);
     default:
         cp_unreachable();
     }
@@ -358,57 +344,57 @@ static const char *binary(Cg *cg, Expr *e)
         common = type_common(l->type, r->type);
     switch (op) {
     case OP_OR:
-        return fmt(cg, "(%s || %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "(%s || %s)", cg_expr(cg, l), cg_expr(cg, r));
     case OP_AND:
-        return fmt(cg, "(%s && %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "(%s && %s)", cg_expr(cg, l), cg_expr(cg, r));
     case OP_XOR:
-        return fmt(cg, "((bool)%s != (bool)%s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "((bool)%s != (bool)%s)", cg_expr(cg, l), cg_expr(cg, r));
     case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE: {
         static const char *const cmp[] = {"==", "!=", "<", ">", "<=", ">="};
-        return fmt(cg, "(%s %s %s)", cg_expr_as(cg, l, common), cmp[op - OP_EQ],
+        return cg_fmt(cg, "(%s %s %s)", cg_expr_as(cg, l, common), cmp[op - OP_EQ],
                    cg_expr_as(cg, r, common));
     }
     case OP_IN: {
         const char *h = interval_helper(r->type);
         const char *x = strcmp(h, "rv") == 0 ? cg_expr(cg, l)
-                                             : fmt(cg, "(int64_t)%s", cg_expr(cg, l));
-        return fmt(cg, "cp_in_%s(%s, %s)", h, x, cg_expr(cg, r));
+                                             : cg_fmt(cg, "(int64_t)%s", cg_expr(cg, l));
+        return cg_fmt(cg, "cp_in_%s(%s, %s)", h, x, cg_expr(cg, r));
     }
     case OP_BITOR: case OP_BITXOR: case OP_BITAND: {
         const char *o = op == OP_BITOR ? "|" : op == OP_BITXOR ? "^" : "&";
-        return fmt(cg, "((%s)(%s %s %s))", cg_ctype(cg, e->type), cg_expr_as(cg, l, common), o,
+        return cg_fmt(cg, "((%s)(%s %s %s))", cg_ctype(cg, e->type), cg_expr_as(cg, l, common), o,
                    cg_expr_as(cg, r, common));
     }
     case OP_INTERVAL:
-        return fmt(cg, "((%s){%s, %s})", cg_ctype(cg, e->type),
+        return cg_fmt(cg, "((%s){%s, %s})", cg_ctype(cg, e->type),
                    cg_expr_as(cg, l, type_is_integral(l->type) ? builtin(cg, TY_INT) : NULL),
                    cg_expr_as(cg, r, type_is_integral(r->type) ? builtin(cg, TY_INT) : NULL));
     case OP_LSHIFT: case OP_RSHIFT:
-        return fmt(cg, "%s(%s, cp_%s(%s, (int64_t)%s, (int64_t)%s))", chk_name(e->type), pos,
+        return cg_fmt(cg, "%s(%s, cp_%s(%s, (int64_t)%s, (int64_t)%s))", chk_name(e->type), pos,
                    op == OP_LSHIFT ? "shl" : "shr", pos, cg_expr(cg, l), cg_expr(cg, r));
     case OP_ADD: case OP_SUB: case OP_MUL: {
         const char *o = op == OP_ADD ? "+" : op == OP_SUB ? "-" : "*";
         if (type_is_integral(e->type))
-            return fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk_name(e->type), pos,
+            return cg_fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk_name(e->type), pos,
                        cg_expr(cg, l), o, cg_expr(cg, r));
-        return fmt(cg, "(%s %s %s)", cg_expr(cg, l), o, cg_expr(cg, r));
+        return cg_fmt(cg, "(%s %s %s)", cg_expr(cg, l), o, cg_expr(cg, r));
     }
     case OP_DIV:
         if (type_is_integral(e->type))
-            return fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk_name(e->type), pos, pos,
+            return cg_fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk_name(e->type), pos, pos,
                        cg_expr(cg, l), cg_expr(cg, r));
-        return fmt(cg, "(%s / %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "(%s / %s)", cg_expr(cg, l), cg_expr(cg, r));
     case OP_MOD:
         if (type_is_integral(e->type))
-            return fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk_name(e->type), pos, pos,
+            return cg_fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk_name(e->type), pos, pos,
                        cg_expr(cg, l), cg_expr(cg, r));
-        return fmt(cg, "cp_fmod_real(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "cp_fmod_real(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
     case OP_POW:
         if (type_is_integral(l->type))
-            return fmt(cg, "rt_ipow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
+            return cg_fmt(cg, "rt_ipow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
         if (type_is_integral(r->type))
-            return fmt(cg, "rt_rpow_int(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
-        return fmt(cg, "rt_rpow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
+            return cg_fmt(cg, "rt_rpow_int(%s, %s)", cg_expr(cg, l), cg_expr(cg, r));
+        return cg_fmt(cg, "rt_rpow(%s, %s, %s)", pos, cg_expr(cg, l), cg_expr(cg, r));
     default:
         cp_unreachable();
     }
@@ -424,7 +410,7 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
         Symbol *p = VEC_AT(subr->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         const char *x = p->access == ACCESS_CONST ? cg_expr_as(cg, a, p->type)
-                                                  : fmt(cg, "&%s", cg_lvalue(cg, a));
+                                                  : cg_fmt(cg, "&%s", cg_lvalue(cg, a));
         TypeKind k = p->type->kind;
         if (subr->external && p->access == ACCESS_CONST &&
             (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
@@ -432,10 +418,10 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
             if (cg->lane && (k == TY_NODE || k == TY_CONNECTION))
                 cg_unsupported(cg, a->loc, "a node or connection argument of an EXTERNAL "
                                            "subroutine in replicated network code");
-            x = a->cat == VC_OBJECT ? fmt(cg, "&%s", cg_lvalue(cg, a))
-                                    : fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
+            x = a->cat == VC_OBJECT ? cg_fmt(cg, "&%s", cg_lvalue(cg, a))
+                                    : cg_fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
         }
-        s = fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
+        s = cg_fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
         first = false;
     }
     return s;
@@ -446,8 +432,8 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
 static const char *receiver_addr(Cg *cg, Expr *obj)
 {
     if (obj->cat == VC_OBJECT)
-        return fmt(cg, "&%s", cg_lvalue(cg, obj));
-    return fmt(cg, "(%s[]){%s}", cg_ctype(cg, obj->type), cg_expr(cg, obj));
+        return cg_fmt(cg, "&%s", cg_lvalue(cg, obj));
+    return cg_fmt(cg, "(%s[]){%s}", cg_ctype(cg, obj->type), cg_expr(cg, obj));
 }
 
 /* A network function called from the central agent on replicate repx: in
@@ -457,24 +443,24 @@ static const char *lane_aware_net_function(Cg *cg, Expr *e, const char *netx, co
     Symbol *f = e->sym;
     PtrVec *args = &e->u.objcall.args;
     const char *R = cg_ctype(cg, f->result);
-    const char *s = fmt(cg, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
+    const char *s = cg_fmt(cg, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
                         repx, R);
     const char *scalar = "", *lane = "";
     for (int i = 0; i < args->len && i < f->params.len; i++) {
         Symbol *p = VEC_AT(f->params, i, Symbol);
         const char *t = cg_fresh(cg, "fa");
         if (p->access == ACCESS_IO) {
-            s = fmt(cg, "%s cp_io *%s = &%s;", s, t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));
-            lane = fmt(cg, "%s, %s", lane, t);
+            s = cg_fmt(cg, "%s cp_io *%s = &%s;", s, t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));
+            lane = cg_fmt(cg, "%s, %s", lane, t);
         } else {
-            s = fmt(cg, "%s const %s %s = %s; %s %sL[RT_LANES]; for (int l = 0; l < RT_LANES; l++) %sL[l] = %s;",
+            s = cg_fmt(cg, "%s const %s %s = %s; %s %sL[RT_LANES]; for (int l = 0; l < RT_LANES; l++) %sL[l] = %s;",
                     s, cg_ctype(cg, p->type), t, cg_expr_as(cg, VEC_AT(*args, i, Expr), p->type),
                     cg_ctype(cg, p->type), t, t, t);
-            lane = fmt(cg, "%s, %sL", lane, t);
+            lane = cg_fmt(cg, "%s, %sL", lane, t);
         }
-        scalar = fmt(cg, "%s, %s", scalar, t);
+        scalar = cg_fmt(cg, "%s, %s", scalar, t);
     }
-    return fmt(cg, "%s if (n_->blocks) { int32_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
+    return cg_fmt(cg, "%s if (n_->blocks) { int32_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
                    "m_[r_ %% RT_LANES] = 1; %s(n_, r_ / RT_LANES, m_, t_%s); res_ = t_[r_ %% RT_LANES]; } "
                    "else res_ = %s(n_, r_%s); res_; })",
                s, R, cg_lane_fn_name(cg, f, NULL, -1), lane, cg_subr_name(cg, f), scalar);
@@ -490,7 +476,7 @@ static const char *objcall(Cg *cg, Expr *e)
     const char *name = cg_subr_name(cg, f);
     switch (owner->kind) {
     case TY_RECORD:
-        return fmt(cg, "%s(%s)", name,
+        return cg_fmt(cg, "%s(%s)", name,
                    cg_args(cg, f, &e->u.objcall.args, receiver_addr(cg, obj)));
     case TY_NETWORK: {
         const char *netx, *repx;
@@ -498,18 +484,18 @@ static const char *objcall(Cg *cg, Expr *e)
         cg_net_object(cg, obj, &netx, &repx, &cn);
         if (cg->opts.lanes && in_central_agent(cg))
             return lane_aware_net_function(cg, e, netx, repx ? repx : "0");
-        return fmt(cg, "%s(%s)", name,
+        return cg_fmt(cg, "%s(%s)", name,
                    cg_args(cg, f, &e->u.objcall.args,
-                           fmt(cg, "%s, %s", netx, repx ? repx : "0")));
+                           cg_fmt(cg, "%s, %s", netx, repx ? repx : "0")));
     }
     case TY_NODE:
         if (obj->kind == EXPR_ME && cg->fn && cg->fn->net)
-            return fmt(cg, "%s(%s)", cg_node_fn_name(cg, cg->fn->net, cg->fn->group, f),
+            return cg_fmt(cg, "%s(%s)", cg_node_fn_name(cg, cg->fn->net, cg->fn->group, f),
                        cg_args(cg, f, &e->u.objcall.args, "net, rep, idx"));
         break;
     case TY_CONNECTION:
         if (obj->kind == EXPR_ME)
-            return fmt(cg, "%s(%s)", name, cg_args(cg, f, &e->u.objcall.args, "net, b, k, me"));
+            return cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, &e->u.objcall.args, "net, b, k, me"));
         break;
     default:
         break;
@@ -529,34 +515,34 @@ static const char *convert(Cg *cg, Expr *e)
         return cg_expr(cg, a0);
     case CONV_NUMERIC:
         if (t->kind == TY_REAL)
-            return fmt(cg, "((cp_real)%s)", cg_expr(cg, a0));
+            return cg_fmt(cg, "((cp_real)%s)", cg_expr(cg, a0));
         if (a0->type->kind == TY_REAL)
-            return fmt(cg, "%s(%s, cp_real_to_int(%s, %s))", chk_name(t), pos, pos,
+            return cg_fmt(cg, "%s(%s, cp_real_to_int(%s, %s))", chk_name(t), pos, pos,
                        cg_expr(cg, a0));
-        return fmt(cg, "%s(%s, (int64_t)%s)", chk_name(t), pos, cg_expr(cg, a0));
+        return cg_fmt(cg, "%s(%s, (int64_t)%s)", chk_name(t), pos, cg_expr(cg, a0));
     case CONV_INTERVAL: {
         const char *tmp = cg_fresh(cg, "iv");
-        return fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s(%s, %s.min), %s(%s, %s.max)}; })",
+        return cg_fmt(cg, "__extension__ ({ %s %s = %s; (%s){%s(%s, %s.min), %s(%s, %s.max)}; })",
                    cg_ctype(cg, a0->type), tmp, cg_expr(cg, a0), cg_ctype(cg, t),
                    chk_name(t->elem), pos, tmp, chk_name(t->elem), pos, tmp);
     }
     case CONV_MAKE_INTERVAL:
-        return fmt(cg, "((%s){%s, %s})", cg_ctype(cg, t), cg_expr_as(cg, a0, t->elem),
+        return cg_fmt(cg, "((%s){%s, %s})", cg_ctype(cg, t), cg_expr_as(cg, a0, t->elem),
                    cg_expr_as(cg, VEC_AT(*args, 1, Expr), t->elem));
     case CONV_RECORD:
     case CONV_NODE:
     case CONV_CONNECTION: {
-        const char *s = fmt(cg, "((%s){", cg_ctype(cg, t));
+        const char *s = cg_fmt(cg, "((%s){", cg_ctype(cg, t));
         int ai = 0;
         for (int i = 0; i < t->elems.len && ai < args->len; i++) {
             Symbol *el = VEC_AT(t->elems, i, Symbol);
             if (type_is_node_collection(el->type))
                 continue;
-            s = fmt(cg, "%s%s.%s = %s", s, ai ? ", " : "", cg_field(cg, el),
+            s = cg_fmt(cg, "%s%s.%s = %s", s, ai ? ", " : "", cg_field(cg, el),
                     cg_expr_as(cg, VEC_AT(*args, ai, Expr), el->type));
             ai++;
         }
-        return fmt(cg, "%s})", s);
+        return cg_fmt(cg, "%s})", s);
     }
     default:
         cg_unsupported(cg, e->loc, "this conversion");
@@ -574,7 +560,7 @@ static const char *maxindex(Cg *cg, Expr *e)
         const char *netx, *repx;
         CgNet *cn;
         cg_net_object(cg, o, &netx, &repx, &cn);
-        return fmt(cg, "((cp_int)(%s)->nreps - 1)", netx);
+        return cg_fmt(cg, "((cp_int)(%s)->nreps - 1)", netx);
     }
     if (o->kind == EXPR_SELECT && sema_is_iface(o)) {
         /* connections at an interface of ME, in a node subroutine */
@@ -592,10 +578,10 @@ static const char *maxindex(Cg *cg, Expr *e)
             if (!in && !out)
                 continue;
             const char *start = in ? "dst_start" : "src_start";
-            s = fmt(cg, "%s n_ += cp_live_count(&net->bundles[%d], net->bundles[%d].%s, idx, %s);",
+            s = cg_fmt(cg, "%s n_ += cp_live_count(&net->bundles[%d], net->bundles[%d].%s, idx, %s);",
                     s, b, b, start, in ? "false" : "true");
         }
-        return fmt(cg, "%s (cp_int)(n_ - 1); })", s);
+        return cg_fmt(cg, "%s (cp_int)(n_ - 1); })", s);
     }
     if (o->kind == EXPR_SELECT && o->sym && type_is_node_collection(o->sym->type)) {
         const char *netx, *repx;
@@ -605,10 +591,10 @@ static const char *maxindex(Cg *cg, Expr *e)
             cg_unsupported(cg, e->loc, "MAXINDEX of this group");
             return "0";
         }
-        return fmt(cg, "((cp_int)(%s)->count[%d] - 1)", netx, cg_group_index(cn, o->sym));
+        return cg_fmt(cg, "((cp_int)(%s)->count[%d] - 1)", netx, cg_group_index(cn, o->sym));
     }
     if (o->type && o->type->kind == TY_ARRAY)
-        return fmt(cg, "((cp_int)%lld)", (long long)o->type->size - 1);
+        return cg_fmt(cg, "((cp_int)%lld)", (long long)o->type->size - 1);
     cg_unsupported(cg, e->loc, "MAXINDEX of this object");
     return "0";
 }
@@ -634,17 +620,17 @@ const char *cg_expr(Cg *cg, Expr *e)
     case EXPR_SUBSCRIPT:
         return cg_lvalue(cg, e);
     case EXPR_INDEX:
-        return fmt(cg, "((cp_int)%s)", cg_lvalue(cg, e));
+        return cg_fmt(cg, "((cp_int)%s)", cg_lvalue(cg, e));
     case EXPR_UNARY:
         return unary(cg, e);
     case EXPR_BINARY:
         return binary(cg, e);
     case EXPR_TERNARY:
-        return fmt(cg, "(%s ? %s : %s)", cg_expr(cg, e->u.ternary.cond),
+        return cg_fmt(cg, "(%s ? %s : %s)", cg_expr(cg, e->u.ternary.cond),
                    cg_expr_as(cg, e->u.ternary.then_e, e->type),
                    cg_expr_as(cg, e->u.ternary.else_e, e->type));
     case EXPR_CALL:
-        return fmt(cg, "%s(%s)", cg_subr_name(cg, e->sym),
+        return cg_fmt(cg, "%s(%s)", cg_subr_name(cg, e->sym),
                    cg_args(cg, e->sym, &e->u.call.args, NULL));
     case EXPR_OBJCALL: {
         const char *h = cg->lane ? cg_lane_hoisted(cg, e) : NULL;

@@ -64,6 +64,7 @@ typedef struct Cg {
 } Cg;
 
 /* ---- cg_program.c ---- */
+const char *cg_fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
 const char *cg_fresh(Cg *cg, const char *stem);
 const char *cg_pos(Cg *cg, Loc loc); /* an rt_srcpos compound literal */
 void cg_line(Cg *cg, Loc loc);       /* #line for the lines that follow */
@@ -126,6 +127,9 @@ void cg_emit_lane_merge(Cg *cg, Symbol *merge);
 
 /* ---- cg_stmt.c ---- */
 void cg_block(Cg *cg, Block *b);
+/* X[] / X[a...b] / X (a bare collection) -> the collection and its interval */
+void cg_split_multi(Expr *pv, Expr **base, Expr **range);
+const char *cg_compound_rhs(Cg *cg, Stmt *s, const char *cur);
 void cg_locals(Cg *cg, Block *b);
 
 #endif

@@ -18,20 +18,6 @@
 
 #include "cg_internal.h"
 
-static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Cg *cg, const char *f, ...)
-{
-    va_list ap, ap2;
-    va_start(ap, f);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    char *s = arena_alloc(cg->arena, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, f, ap2);
-    va_end(ap2);
-    return s;
-}
 
 /* The lanes loop header: `CP_SIMD for (int l = 0; l < RT_LANES; l++)`. */
 #define LANES "for (int l = 0; l < RT_LANES; l++)"
@@ -48,9 +34,9 @@ const char *cg_lane_fn_name(Cg *cg, const Symbol *s, CgNet *net, int group)
 {
     if (s->owner->kind == TY_NODE) {
         const Symbol *g = VEC_AT(net->groups, group, Symbol);
-        return fmt(cg, "cpNL_%s_%s_%s", net->type->name, g->name, s->name);
+        return cg_fmt(cg, "cpNL_%s_%s_%s", net->type->name, g->name, s->name);
     }
-    return fmt(cg, "cpML_%s_%s", s->owner->name, s->name);
+    return cg_fmt(cg, "cpML_%s_%s", s->owner->name, s->name);
 }
 
 static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
@@ -59,32 +45,32 @@ static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
     for (int i = 0; i < s->params.len; i++) {
         Symbol *p = VEC_AT(s->params, i, Symbol);
         const char *T = cg_ctype(cg, p->type), *n = cg_local(cg, p);
-        const char *d = p->access == ACCESS_IO    ? fmt(cg, "cp_io *%s", n)
-                        : p->access == ACCESS_VAR ? fmt(cg, "%s *const *%s", T, n)
-                                                  : fmt(cg, "const %s *%s", T, n);
-        l = fmt(cg, "%s, %s", l, d);
+        const char *d = p->access == ACCESS_IO    ? cg_fmt(cg, "cp_io *%s", n)
+                        : p->access == ACCESS_VAR ? cg_fmt(cg, "%s *const *%s", T, n)
+                                                  : cg_fmt(cg, "const %s *%s", T, n);
+        l = cg_fmt(cg, "%s, %s", l, d);
     }
     return l;
 }
 
 const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
 {
-    const char *ret = s->result ? fmt(cg, ", %s *ret", cg_ctype(cg, s->result)) : "";
+    const char *ret = s->result ? cg_fmt(cg, ", %s *ret", cg_ctype(cg, s->result)) : "";
     const char *head;
     switch (s->owner->kind) {
     case TY_NETWORK:
-        head = fmt(cg, "rt_net *net, int32_t blk, const int32_t *M0%s", ret);
+        head = cg_fmt(cg, "rt_net *net, int32_t blk, const int32_t *M0%s", ret);
         break;
     case TY_NODE:
-        head = fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const int32_t *M0%s", ret);
+        head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const int32_t *M0%s", ret);
         break;
     default:
-        head = fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const int32_t *M0%s",
+        head = cg_fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const int32_t *M0%s",
                    s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
         break;
     }
     /* connection subroutines run once per connection: worth inlining */
-    return fmt(cg, "static CP_UNUSED %svoid %s(%s)",
+    return cg_fmt(cg, "static CP_UNUSED %svoid %s(%s)",
                s->owner->kind == TY_CONNECTION ? "inline " : "",
                cg_lane_fn_name(cg, s, net, group), lane_params(cg, s, head));
 }
@@ -174,7 +160,7 @@ static void clear_lanes(Cg *cg, int base, const char *extra)
     const char *cur = cur_mask(cg);
     const char *body = extra ? extra : "";
     for (int i = ms->n - 1; i >= base; i--)
-        body = fmt(cg, "%s %s[l] = 0;", body, ms->m[i]);
+        body = cg_fmt(cg, "%s %s[l] = 0;", body, ms->m[i]);
     emit(cg->out, LANES " if (%s[l]) {%s }", cur, body);
 }
 
@@ -192,7 +178,7 @@ const char *cg_lane_hoisted(Cg *cg, const Expr *e)
 {
     for (int i = 0; i < cg->hoist_exprs.len; i++)
         if (cg->hoist_exprs.items[i] == e)
-            return fmt(cg, "%s[l]", VEC_AT(cg->hoist_names, i, const char));
+            return cg_fmt(cg, "%s[l]", VEC_AT(cg->hoist_names, i, const char));
     return NULL;
 }
 
@@ -226,7 +212,7 @@ static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
             emit(cg->out, LANES " if (%s[l]) %s[l] = %s;", M, t, cg_expr_as(cg, a, p->type));
         }
         emit(cg->out, "(void)%s;", t);
-        list = fmt(cg, "%s, %s", list, t);
+        list = cg_fmt(cg, "%s, %s", list, t);
     }
     return list;
 }
@@ -348,20 +334,6 @@ static bool lane_pure(Cg *cg, const Expr *e)
 
 static void lane_block(Cg *cg, Block *b);
 
-/* split X[] / X[a...b] / X into the collection and its interval */
-static void split_multi(Expr *pv, Expr **base, Expr **range)
-{
-    *range = NULL;
-    if (pv->kind == EXPR_ALLSLICE) {
-        *base = pv->u.allslice.obj;
-    } else if (pv->kind == EXPR_SUBSCRIPT && !type_is_integral(pv->u.subscript.index->type)) {
-        *base = pv->u.subscript.obj;
-        *range = pv->u.subscript.index;
-    } else {
-        *base = pv;
-    }
-}
-
 /* Node index range of a slice: a loop over lo..hi (uniform: the whole
  * group, or the lanes' union) and, for a slice, per-lane bounds rlo/rhi.
  * Returns the per-node mask expression name to use inside the loop. */
@@ -482,12 +454,12 @@ static void lane_objcall(Cg *cg, Expr *call)
     hoist_args(cg, &call->u.objcall.args);
     if (proc->owner->kind == TY_RECORD) {
         emit(cg->out, LANES " if (%s[l]) %s(%s);", M, cg_subr_name(cg, proc),
-             cg_args(cg, proc, &call->u.objcall.args, fmt(cg, "&%s", cg_lvalue(cg, obj))));
+             cg_args(cg, proc, &call->u.objcall.args, cg_fmt(cg, "&%s", cg_lvalue(cg, obj))));
         return;
     }
     if (call->call_kind == CALL_GROUP) {
         Expr *base, *range;
-        split_multi(obj, &base, &range);
+        cg_split_multi(obj, &base, &range);
         if (proc->owner->kind == TY_NODE)
             lane_node_group_call(cg, call, range, cg_group_index(cg->fn->net, base->sym));
         else
@@ -557,7 +529,7 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
     const char *fname = cg_subr_name(cg, s->callee);
     int level = s->sem_flags & SEMF_LEVEL_MASK;
     Expr *base, *range;
-    split_multi(pv, &base, &range);
+    cg_split_multi(pv, &base, &range);
     emit_open(o, "%s", "");
     const char *a = wta ? lane_args(cg, s->proc, &s->u.wta.args, M) : "";
     emit(o, "%s acc_[RT_LANES] = {0};", T);
@@ -571,10 +543,10 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
     emit(o, "bool first_ = true;");
     emit(o, "(void)first_;");
     const char *update_all = wta
-        ? fmt(cg, "if (first_) { CP_SIMD " LANES " { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } first_ = false; } "
+        ? cg_fmt(cg, "if (first_) { CP_SIMD " LANES " { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } first_ = false; } "
                   "else { CP_SIMD " LANES " if (%s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } }",
               field, fname, field, field)
-        : fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = V_->%s[l]; first_ = false; } "
+        : cg_fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = V_->%s[l]; first_ = false; } "
                   "else { CP_SIMD " LANES " acc_[l] = %s(acc_[l], V_->%s[l]); }",
               field, fname, field);
     bool vsum = !wta && is_sum_reduction(s->callee) && !range;
@@ -582,12 +554,12 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
         /* the sum in a vector register: no loop-carried store to memory */
         const char *VT = elem->type->kind == TY_REAL ? "cp_vreal" : "cp_vint";
         emit(o, "%s vacc_ = {0};", VT);
-        update_all = fmt(cg, "{ %s v_; __builtin_memcpy(&v_, V_->%s, sizeof v_); vacc_ += v_; first_ = false; }",
+        update_all = cg_fmt(cg, "{ %s v_; __builtin_memcpy(&v_, V_->%s, sizeof v_); vacc_ += v_; first_ = false; }",
                          VT, field);
     }
-    const char *update = wta ? fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
+    const char *update = wta ? cg_fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
                                    fname, field, field)
-                             : fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
+                             : cg_fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
                                    field, fname, field);
     if (level == SEMF_LEVEL_NODE) {
         int g = cg_group_index(cg->fn->net, base->sym);
@@ -764,28 +736,9 @@ static void lane_assign(Cg *cg, Stmt *s)
                  cg_expr_as(cg, v, t->type));
         return;
     }
-    const char *pos = cg_pos(cg, s->loc), *x = cg_expr(cg, v), *lv = cg_lvalue(cg, t);
+    const char *lv = cg_lvalue(cg, t);
     bool integral = type_is_integral(t->type);
-    const char *chk = t->type->kind == TY_INT1   ? "cp_chk_i8"
-                      : t->type->kind == TY_INT2 ? "cp_chk_i16"
-                                                 : "cp_chk_i32";
-    const char *rhs;
-    switch (s->u.assign.op) {
-    case ASSIGN_ADD: case ASSIGN_SUB: case ASSIGN_MUL: {
-        const char *op = s->u.assign.op == ASSIGN_ADD ? "+" : s->u.assign.op == ASSIGN_SUB ? "-" : "*";
-        rhs = integral ? fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk, pos, lv, op, x)
-                       : fmt(cg, "%s %s %s", lv, op, x);
-        break;
-    }
-    case ASSIGN_DIV:
-        rhs = integral ? fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk, pos, pos, lv, x)
-                       : fmt(cg, "%s / %s", lv, x);
-        break;
-    default:
-        rhs = integral ? fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk, pos, pos, lv, x)
-                       : fmt(cg, "cp_fmod_real(%s, %s)", lv, x);
-        break;
-    }
+    const char *rhs = cg_compound_rhs(cg, s, lv);
     /* the target's address is plain indexing here: evaluating it twice is safe */
     if (pure && !(integral && (s->u.assign.op == ASSIGN_DIV || s->u.assign.op == ASSIGN_MOD)))
         emit(cg->out, "CP_SIMD " LANES " { const %s n_ = %s, o_ = %s; %s = %s[l] ? n_ : o_; }",
@@ -831,7 +784,7 @@ static void lane_stmt(Cg *cg, Stmt *s)
     case STMT_RETURN:
         if (s->u.ret.value && cg->fn->subr->result) {
             hoist_in(cg, s->u.ret.value);
-            clear_lanes(cg, 0, fmt(cg, " ret[l] = %s;",
+            clear_lanes(cg, 0, cg_fmt(cg, " ret[l] = %s;",
                                    cg_expr_as(cg, s->u.ret.value, cg->fn->subr->result)));
         } else {
             clear_lanes(cg, 0, NULL);
@@ -897,7 +850,7 @@ static void lane_locals(Cg *cg, Block *b)
             cg_line(cg, id->id.loc);
             if (cg_type_has_init(cg, sym->type)) {
                 emit_open(o, LANES " if (%s[l])", M);
-                cg_emit_default_init(cg, sym->type, fmt(cg, "%s[l]", cg_local(cg, sym)));
+                cg_emit_default_init(cg, sym->type, cg_fmt(cg, "%s[l]", cg_local(cg, sym)));
                 emit_close(o, "%s", "");
             }
             if (id->init) {
@@ -926,20 +879,37 @@ static void lane_block(Cg *cg, Block *b)
  * on two lane records (rt_lane_merge_fn): every lane is active. */
 const char *cg_lane_merge_name(Cg *cg, const Type *t)
 {
-    return fmt(cg, "cpMergeL_%s", t->name);
+    return cg_fmt(cg, "cpMergeL_%s", t->name);
+}
+
+/* Starts / ends emitting the lane code of one subroutine. */
+static void lane_enter(Cg *cg, CgFn *fn, MaskStack *ms)
+{
+    *ms = (MaskStack){.n = 0, .loop_base = 0};
+    cg->fn = fn;
+    cg->lane = true;
+    cg->lane_masks = ms;
+    cg->hoist_exprs.len = 0;
+    cg->hoist_names.len = 0;
+    cg_line(cg, fn->subr->loc);
+}
+
+static void lane_leave(Cg *cg)
+{
+    emit_close(cg->out, "%s", "");
+    cg_no_line(cg);
+    emit(cg->out, "%s", "");
+    cg->lane = false;
+    cg->lane_masks = NULL;
+    cg->fn = NULL;
 }
 
 void cg_emit_lane_merge(Cg *cg, Symbol *s)
 {
     Emitter *o = cg->out;
     CgFn fn = {.subr = s, .ctx = CTX_MERGE, .me_type = s->owner};
-    MaskStack ms = {.n = 0, .loop_base = 0};
-    cg->fn = &fn;
-    cg->lane = true;
-    cg->lane_masks = &ms;
-    cg->hoist_exprs.len = 0;
-    cg->hoist_names.len = 0;
-    cg_line(cg, s->loc);
+    MaskStack ms;
+    lane_enter(cg, &fn, &ms);
     emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_)",
               cg_lane_merge_name(cg, s->owner));
     const char *V = cg_lane_type(cg, s->owner);
@@ -950,12 +920,7 @@ void cg_emit_lane_merge(Cg *cg, Symbol *s)
     emit(o, LANES " Mf[l] = 1;");
     push_mask(cg, "Mf");
     lane_block(cg, s->decl->u.subr.body);
-    emit_close(o, "%s", "");
-    cg_no_line(cg);
-    emit(o, "%s", "");
-    cg->lane = false;
-    cg->lane_masks = NULL;
-    cg->fn = NULL;
+    lane_leave(cg);
 }
 
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
@@ -971,13 +936,8 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
     CgFn fn = {.subr = s, .ctx = s->context, .net = net, .group = group, .me_type = s->owner};
     if (s->owner->kind == TY_NETWORK)
         fn.net = cg_net_of(cg, s->owner);
-    MaskStack ms = {.n = 0, .loop_base = 0};
-    cg->fn = &fn;
-    cg->lane = true;
-    cg->lane_masks = &ms;
-    cg->hoist_exprs.len = 0;
-    cg->hoist_names.len = 0;
-    cg_line(cg, s->loc);
+    MaskStack ms;
+    lane_enter(cg, &fn, &ms);
     emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
     const char *V = cg_lane_type(cg, s->owner);
     if (s->owner->kind == TY_NETWORK)
@@ -1000,10 +960,5 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
     }
     push_mask(cg, "Mf");
     lane_block(cg, s->decl->u.subr.body);
-    emit_close(o, "%s", "");
-    cg_no_line(cg);
-    emit(o, "%s", "");
-    cg->lane = false;
-    cg->lane_masks = NULL;
-    cg->fn = NULL;
+    lane_leave(cg);
 }

@@ -116,9 +116,8 @@ static const char prelude[] =
     "}\n"
     "\n";
 
-static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Cg *cg, const char *f, ...)
+/* printf into the compilation's arena: the generator's string builder. */
+const char *cg_fmt(Cg *cg, const char *f, ...)
 {
     va_list ap, ap2;
     va_start(ap, f);
@@ -133,12 +132,12 @@ static const char *fmt(Cg *cg, const char *f, ...)
 
 const char *cg_fresh(Cg *cg, const char *stem)
 {
-    return fmt(cg, "%s%d_", stem, ++cg->tmp);
+    return cg_fmt(cg, "%s%d_", stem, ++cg->tmp);
 }
 
 const char *cg_pos(Cg *cg, Loc loc)
 {
-    return fmt(cg, "CP_POS(%d)", loc.line);
+    return cg_fmt(cg, "CP_POS(%d)", loc.line);
 }
 
 void cg_line(Cg *cg, Loc loc)
@@ -272,23 +271,23 @@ static const char *param_decl(Cg *cg, Symbol *p)
 {
     const char *name = cg_local(cg, p);
     if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION)
-        return fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
+        return cg_fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
     /* EXTERNAL: records and arrays by address (docs/runtime-abi.md §6) */
     if (p->subr && p->subr->external && p->access == ACCESS_CONST &&
         (p->type->kind == TY_RECORD || p->type->kind == TY_ARRAY))
-        return fmt(cg, "const %s *%s", cg_ctype(cg, p->type), name);
+        return cg_fmt(cg, "const %s *%s", cg_ctype(cg, p->type), name);
     if (p->access == ACCESS_IO)
-        return fmt(cg, "cp_io *%s", name);
+        return cg_fmt(cg, "cp_io *%s", name);
     if (p->access == ACCESS_VAR)
-        return fmt(cg, "%s *%s", cg_ctype(cg, p->type), name);
-    return fmt(cg, "%s %s", cg_ctype(cg, p->type), name);
+        return cg_fmt(cg, "%s *%s", cg_ctype(cg, p->type), name);
+    return cg_fmt(cg, "%s %s", cg_ctype(cg, p->type), name);
 }
 
 static const char *params(Cg *cg, Symbol *s, const char *prefix)
 {
     const char *l = prefix;
     for (int i = 0; i < s->params.len; i++)
-        l = fmt(cg, "%s%s%s", l, *l ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
+        l = cg_fmt(cg, "%s%s%s", l, *l ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
     return *l ? l : "void";
 }
 
@@ -304,33 +303,33 @@ static const char *signature(Cg *cg, Symbol *s, CgNet *net, int group)
     switch (s->kind) {
     case SYM_PROC:
     case SYM_FUNC:
-        return fmt(cg, "%s%s %s(%s)", s->external ? "" : "static CP_UNUSED ", r,
+        return cg_fmt(cg, "%s%s %s(%s)", s->external ? "" : "static CP_UNUSED ", r,
                    cg_subr_name(cg, s), params(cg, s, ""));
     case SYM_REDUCTION:
-        return fmt(cg, "static CP_UNUSED inline %s %s(%s me, %s you)", r, cg_subr_name(cg, s),
+        return cg_fmt(cg, "static CP_UNUSED inline %s %s(%s me, %s you)", r, cg_subr_name(cg, s),
                    cg_ctype(cg, s->type), cg_ctype(cg, s->type));
     case SYM_WTA:
-        return fmt(cg, "static CP_UNUSED inline bool %s(%s me, %s you)", cg_subr_name(cg, s),
+        return cg_fmt(cg, "static CP_UNUSED inline bool %s(%s me, %s you)", cg_subr_name(cg, s),
                    cg_ctype(cg, s->type), cg_ctype(cg, s->type));
     case SYM_MERGE:
-        return fmt(cg, "static CP_UNUSED void %s(void *me_, const void *you_)", cg_subr_name(cg, s));
+        return cg_fmt(cg, "static CP_UNUSED void %s(void *me_, const void *you_)", cg_subr_name(cg, s));
     default:
         break;
     }
     const char *T = cg_ctype(cg, s->owner);
     switch (s->owner->kind) {
     case TY_RECORD:
-        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
-                   params(cg, s, fmt(cg, "%s%s *me", s->kind == SYM_OBJFUNC ? "const " : "", T)));
+        return cg_fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+                   params(cg, s, cg_fmt(cg, "%s%s *me", s->kind == SYM_OBJFUNC ? "const " : "", T)));
     case TY_NETWORK:
-        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+        return cg_fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
                    params(cg, s, "rt_net *net, int32_t rep"));
     case TY_NODE:
-        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_node_fn_name(cg, net, group, s),
+        return cg_fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_node_fn_name(cg, net, group, s),
                    params(cg, s, "rt_net *net, int32_t rep, int32_t idx"));
     case TY_CONNECTION:
-        return fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
-                   params(cg, s, fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me",
+        return cg_fmt(cg, "static CP_UNUSED %s %s(%s)", r, cg_subr_name(cg, s),
+                   params(cg, s, cg_fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me",
                                      s->kind == SYM_OBJFUNC ? "const " : "", T)));
     default:
         cp_unreachable();

@@ -12,24 +12,10 @@
 
 #include "cg_internal.h"
 
-static const char *fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Cg *cg, const char *f, ...)
-{
-    va_list ap, ap2;
-    va_start(ap, f);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    char *s = arena_alloc(cg->arena, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, f, ap2);
-    va_end(ap2);
-    return s;
-}
 
 /* A parallel variable split into its collection and optional interval:
  * X[] -> (X, NULL), X[a...b] -> (X, a...b), bare X (leniency) -> (X, NULL). */
-static void split_multi(Expr *pv, Expr **base, Expr **range)
+void cg_split_multi(Expr *pv, Expr **base, Expr **range)
 {
     *range = NULL;
     if (pv->kind == EXPR_ALLSLICE) {
@@ -72,7 +58,7 @@ static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char 
         else
             emit(cg->out, "%s *%s = &%s;", cg_ctype(cg, p->type), t, cg_lvalue(cg, a));
         emit(cg->out, "(void)%s;", t); /* an interface may have no bundles here */
-        list = fmt(cg, "%s%s%s", list, *list ? ", " : "", t);
+        list = cg_fmt(cg, "%s%s%s", list, *list ? ", " : "", t);
     }
     return list;
 }
@@ -140,11 +126,11 @@ static void node_group_call(Cg *cg, CgNet *net, int g, Expr *range, Symbol *proc
     Emitter *o = cg->out;
     emit_open(o, "%s", "");
     const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi"), *i = cg_fresh(cg, "i");
-    emit_range(cg, range, fmt(cg, "net->count[%d]", g), lo, hi);
-    const char *a = args_to_temps(cg, proc, args, fmt(cg, "net, rep, %s", i));
-    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", i, lo, i, hi, i,
+    emit_range(cg, range, cg_fmt(cg, "net->count[%d]", g), lo, hi);
+    const char *a = args_to_temps(cg, proc, args, cg_fmt(cg, "net, rep, %s", i));
+    const char *loop = cg_fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(%s);", i, lo, i, hi, i,
                            cg_node_fn_name(cg, net, g, proc), a);
-    parallel_loop(cg, fmt(cg, "cp_par(net, (int64_t)(%s - %s + 1) * 8)", hi, lo), loop);
+    parallel_loop(cg, cg_fmt(cg, "cp_par(net, (int64_t)(%s - %s + 1) * 8)", hi, lo), loop);
     commit_if_needed(cg, proc, loc);
     emit_close(o, "%s", "");
 }
@@ -180,13 +166,13 @@ static const char *broadcast_args(Cg *cg, Symbol *proc, const char *temps_csv)
         const char *t = arena_strndup(cg->arena, p, n);
         p = comma ? comma + 2 : p + n;
         if (prm->access == ACCESS_IO) {
-            list = fmt(cg, "%s, %s", list, t);
+            list = cg_fmt(cg, "%s, %s", list, t);
             continue;
         }
         const char *la = cg_fresh(cg, "bc");
         emit(cg->out, "%s %s[RT_LANES];", cg_ctype(cg, prm->type), la);
         emit(cg->out, "for (int l = 0; l < RT_LANES; l++) %s[l] = %s;", la, t);
-        list = fmt(cg, "%s, %s", list, la);
+        list = cg_fmt(cg, "%s, %s", list, la);
     }
     return list;
 }
@@ -199,7 +185,7 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
     Emitter *o = cg->out;
     const char *temps = args_to_temps(cg, proc, args, "");
     const char *r = cg_fresh(cg, "r");
-    const char *work = fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo);
+    const char *work = cg_fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo);
     if (cg->opts.lanes) {
         if (strcmp(lo, hi) == 0)
             emit_open(o, "if (n_->blocks)");
@@ -207,7 +193,7 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
             emit_open(o, "if (n_->blocks && %s <= %s)", lo, hi);
         const char *la = broadcast_args(cg, proc, temps);
         const char *j = cg_fresh(cg, "blk");
-        const char *loop = fmt(cg,
+        const char *loop = cg_fmt(cg,
             "for (int32_t %s = %s / RT_LANES; %s <= %s / RT_LANES; %s++) { int32_t m_[RT_LANES]; "
             "for (int l = 0; l < RT_LANES; l++) { int32_t q_ = %s * RT_LANES + l; m_[l] = q_ >= %s && q_ <= %s; } "
             "%s(n_, %s, m_%s); }",
@@ -216,7 +202,7 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
         emit_close(o, "%s", "");
         emit_open(o, "else");
     }
-    const char *loop = fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(n_, %s%s%s);", r, lo, r, hi,
+    const char *loop = cg_fmt(cg, "for (int32_t %s = %s; %s <= %s; %s++) %s(n_, %s%s%s);", r, lo, r, hi,
                            r, cg_subr_name(cg, proc), r, *temps ? ", " : "", temps);
     parallel_loop(cg, work, loop);
     if (cg->opts.lanes)
@@ -228,7 +214,7 @@ static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
 {
     Emitter *o = cg->out;
     Expr *base, *range;
-    split_multi(obj, &base, &range);
+    cg_split_multi(obj, &base, &range);
     const char *netx, *repx;
     CgNet *cn;
     cg_net_object(cg, base, &netx, &repx, &cn);
@@ -255,7 +241,7 @@ static void objcall_stmt(Cg *cg, Expr *call)
     }
     if (call->call_kind == CALL_GROUP) {
         Expr *base, *range;
-        split_multi(obj, &base, &range);
+        cg_split_multi(obj, &base, &range);
         if (owner->kind == TY_NODE && cg->fn && cg->fn->net && base->kind == EXPR_SELECT) {
             node_group_call(cg, cg->fn->net, cg_group_index(cg->fn->net, base->sym), range, proc,
                             args, call->loc);
@@ -272,7 +258,7 @@ static void objcall_stmt(Cg *cg, Expr *call)
     switch (owner->kind) {
     case TY_RECORD:
         emit(o, "%s(%s);", cg_subr_name(cg, proc),
-             cg_args(cg, proc, args, fmt(cg, "&%s", cg_lvalue(cg, obj))));
+             cg_args(cg, proc, args, cg_fmt(cg, "&%s", cg_lvalue(cg, obj))));
         return;
     case TY_NETWORK: {
         const char *netx, *repx;
@@ -288,7 +274,7 @@ static void objcall_stmt(Cg *cg, Expr *call)
             return;
         }
         emit(o, "%s(%s);", cg_subr_name(cg, proc),
-             cg_args(cg, proc, args, fmt(cg, "%s, %s", netx, repx ? repx : "0")));
+             cg_args(cg, proc, args, cg_fmt(cg, "%s, %s", netx, repx ? repx : "0")));
         return;
     }
     case TY_NODE:
@@ -304,7 +290,7 @@ static void objcall_stmt(Cg *cg, Expr *call)
             int g = cg_group_index(net, obj->u.subscript.obj->sym);
             emit(o, "%s(%s);", cg_node_fn_name(cg, net, g, proc),
                  cg_args(cg, proc, args,
-                         fmt(cg, "net, rep, cp_idx(%s, %s, net->count[%d], \"%s\")",
+                         cg_fmt(cg, "net, rep, cp_idx(%s, %s, net->count[%d], \"%s\")",
                              cg_pos(cg, obj->loc), cg_expr(cg, obj->u.subscript.index), g,
                              obj->u.subscript.obj->sym->name)));
             commit_if_needed(cg, proc, call->loc);
@@ -341,12 +327,12 @@ static void combine(Cg *cg, Stmt *s, bool wta)
     Symbol *fn = s->callee;
     int level = s->sem_flags & SEMF_LEVEL_MASK;
     Expr *base, *range;
-    split_multi(pv, &base, &range);
+    cg_split_multi(pv, &base, &range);
     const char *T = cg_ctype(cg, elem->type);
     const char *field = cg_field(cg, elem);
     const char *fname = cg_subr_name(cg, fn);
     /* per element: V_ value; winner bookkeeping */
-    const char *step_red = fmt(cg, "if (have_) acc_ = %s(acc_, v_); else { acc_ = v_; have_ = true; }", fname);
+    const char *step_red = cg_fmt(cg, "if (have_) acc_ = %s(acc_, v_); else { acc_ = v_; have_ = true; }", fname);
 
     emit_open(o, "%s", "");
     emit(o, "%s acc_ = {0};", T);
@@ -387,7 +373,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
         Type *node = type_node_of(base->sym->type);
         if (wta)
             emit(o, "int32_t win_ = -1;");
-        emit_range(cg, range, fmt(cg, "net->count[%d]", g), "lo_", "hi_");
+        emit_range(cg, range, cg_fmt(cg, "net->count[%d]", g), "lo_", "hi_");
         emit(o, "const %s *N_ = net->reps[rep].nodes[%d];", cg_ctype(cg, node), g);
         emit_open(o, "for (int32_t i_ = lo_; i_ <= hi_; i_++)");
         emit(o, "const %s v_ = N_[i_].%s;", T, field);
@@ -423,7 +409,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "void *const *cs_ = net->reps[rep].conns;");
             emit(o, "%s(%s);", cg_subr_name(cg, s->proc),
                  cg_args(cg, s->proc, &s->u.wta.args,
-                         fmt(cg, "net, winb_, wink_, (%s *)cs_[winb_] + wink_",
+                         cg_fmt(cg, "net, winb_, wink_, (%s *)cs_[winb_] + wink_",
                              cg_ctype(cg, s->proc->owner))));
             emit_close(o, "%s", "");
         }
@@ -439,7 +425,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
 static int pvs_group(Cg *cg, Expr *pvs, Expr **range, Symbol **ifc)
 {
     Expr *base;
-    split_multi(pvs->u.select.obj, &base, range);
+    cg_split_multi(pvs->u.select.obj, &base, range);
     *ifc = pvs->sym;
     return cg_group_index(cg->fn->net, base->sym);
 }
@@ -453,8 +439,8 @@ static void connect_stmt(Cg *cg, Stmt *s)
     int dg = pvs_group(cg, s->u.connect.to, &dr, &di);
     int b = cg_bundle_index(cg->fn->net, sg, si, dg, di);
     emit_open(o, "%s", "");
-    emit_range(cg, sr, fmt(cg, "net->count[%d]", sg), "slo_", "shi_");
-    emit_range(cg, dr, fmt(cg, "net->count[%d]", dg), "dlo_", "dhi_");
+    emit_range(cg, sr, cg_fmt(cg, "net->count[%d]", sg), "slo_", "shi_");
+    emit_range(cg, dr, cg_fmt(cg, "net->count[%d]", dg), "dlo_", "dhi_");
     emit(o, "rt_%s(net, %d, slo_, shi_, dlo_, dhi_, %s);",
          s->kind == STMT_CONNECT ? "connect" : "disconnect", b, cg_pos(cg, s->loc));
     emit_close(o, "%s", "");
@@ -501,7 +487,7 @@ static void io_stmt(Cg *cg, Stmt *s)
     Emitter *o = cg->out;
     Expr *pvs = s->u.io.node_side;
     Expr *base, *range;
-    split_multi(pvs->u.select.obj, &base, &range); /* base: netobj.g */
+    cg_split_multi(pvs->u.select.obj, &base, &range); /* base: netobj.g */
     Expr *netobj = base->u.select.obj;
     if (netobj->kind == EXPR_ALLSLICE)
         netobj = netobj->u.allslice.obj;
@@ -512,7 +498,7 @@ static void io_stmt(Cg *cg, Stmt *s)
     Type *node = type_node_of(base->sym->type);
     emit_open(o, "%s", "");
     emit(o, "rt_net *const n_ = %s;", netx);
-    emit_range(cg, range, fmt(cg, "n_->count[%d]", g), "lo_", "hi_");
+    emit_range(cg, range, cg_fmt(cg, "n_->count[%d]", g), "lo_", "hi_");
     emit(o, "rt_io_%s(n_, %d, lo_, hi_, offsetof(%s, %s), %s, &%s, %s);",
          s->kind == STMT_INPUT ? "input" : "output", g, cg_ctype(cg, node),
          cg_field(cg, pvs->sym), cg_lane_offset(cg, node, pvs->sym),
@@ -537,19 +523,13 @@ static void connaddr_assign(Cg *cg, Stmt *s)
          cg_pos(cg, s->loc), cg_expr_as(cg, s->u.assign.value, from->sym->type));
 }
 
-/* Emits `lv op= value` for an assignment statement; the address of lv
- * is evaluated once. */
-static void assign_to(Cg *cg, Stmt *s, const char *lv)
+/* The new value of `cur op= value` (op of the assignment statement s),
+ * with `cur` the C expression of the target's current value. */
+const char *cg_compound_rhs(Cg *cg, Stmt *s, const char *cur)
 {
-    Expr *t = s->u.assign.target, *v = s->u.assign.value;
-    if (s->u.assign.op == ASSIGN_SET) {
-        emit(cg->out, "%s = %s;", lv, cg_expr_as(cg, v, t->type));
-        return;
-    }
+    Expr *t = s->u.assign.target;
     const char *pos = cg_pos(cg, s->loc);
-    const char *T = cg_ctype(cg, t->type);
-    const char *x = cg_expr(cg, v);
-    const char *rhs;
+    const char *x = cg_expr(cg, s->u.assign.value);
     bool integral = type_is_integral(t->type);
     const char *chk = t->type->kind == TY_INT1   ? "cp_chk_i8"
                       : t->type->kind == TY_INT2 ? "cp_chk_i16"
@@ -557,20 +537,29 @@ static void assign_to(Cg *cg, Stmt *s, const char *lv)
     switch (s->u.assign.op) {
     case ASSIGN_ADD: case ASSIGN_SUB: case ASSIGN_MUL: {
         const char *op = s->u.assign.op == ASSIGN_ADD ? "+" : s->u.assign.op == ASSIGN_SUB ? "-" : "*";
-        rhs = integral ? fmt(cg, "%s(%s, (int64_t)*p_ %s (int64_t)%s)", chk, pos, op, x)
-                       : fmt(cg, "*p_ %s %s", op, x);
-        break;
+        return integral ? cg_fmt(cg, "%s(%s, (int64_t)%s %s (int64_t)%s)", chk, pos, cur, op, x)
+                        : cg_fmt(cg, "%s %s %s", cur, op, x);
     }
     case ASSIGN_DIV:
-        rhs = integral ? fmt(cg, "%s(%s, cp_div(%s, *p_, %s))", chk, pos, pos, x)
-                       : fmt(cg, "*p_ / %s", x);
-        break;
+        return integral ? cg_fmt(cg, "%s(%s, cp_div(%s, %s, %s))", chk, pos, pos, cur, x)
+                        : cg_fmt(cg, "%s / %s", cur, x);
     default:
-        rhs = integral ? fmt(cg, "%s(%s, cp_mod(%s, *p_, %s))", chk, pos, pos, x)
-                       : fmt(cg, "cp_fmod_real(*p_, %s)", x);
-        break;
+        return integral ? cg_fmt(cg, "%s(%s, cp_mod(%s, %s, %s))", chk, pos, pos, cur, x)
+                        : cg_fmt(cg, "cp_fmod_real(%s, %s)", cur, x);
     }
-    emit(cg->out, "{ %s *p_ = &%s; *p_ = %s; }", T, lv, rhs);
+}
+
+/* Emits `lv op= value` for an assignment statement; the address of lv
+ * is evaluated once. */
+static void assign_to(Cg *cg, Stmt *s, const char *lv)
+{
+    Expr *t = s->u.assign.target;
+    if (s->u.assign.op == ASSIGN_SET) {
+        emit(cg->out, "%s = %s;", lv, cg_expr_as(cg, s->u.assign.value, t->type));
+        return;
+    }
+    emit(cg->out, "{ %s *p_ = &%s; *p_ = %s; }", cg_ctype(cg, t->type), lv,
+         cg_compound_rhs(cg, s, "*p_"));
 }
 
 /* `net.e := x` through the bare network variable stores into every
