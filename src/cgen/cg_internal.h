@@ -129,6 +129,8 @@ void cg_emit_lane_merge(Cg *cg, Symbol *merge);
 void cg_block(Cg *cg, Block *b);
 /* X[] / X[a...b] / X (a bare collection) -> the collection and its interval */
 void cg_split_multi(Expr *pv, Expr **base, Expr **range);
+bool cg_open_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k);
+void cg_close_conn_loop(Cg *cg);
 const char *cg_compound_rhs(Cg *cg, Stmt *s, const char *cur);
 void cg_locals(Cg *cg, Block *b);
 

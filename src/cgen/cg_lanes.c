@@ -395,38 +395,6 @@ static void lane_node_group_call(Cg *cg, Expr *call, Expr *range, int g)
     emit_close(cg->out, "%s", "");
 }
 
-/* Opens a loop over the connections at interface ifc of node idx in
- * bundle b: C_ = lane records, k_ = connection index.  False if the bundle
- * does not touch the interface. */
-static bool open_lane_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k)
-{
-    CgFn *fn = cg->fn;
-    CgBundle *bu = &fn->net->bundles[b];
-    bool in = bu->dst_group == fn->group && bu->dst_iface == ifc;
-    bool out = bu->src_group == fn->group && bu->src_iface == ifc;
-    if (!in && !out)
-        return false;
-    Emitter *o = cg->out;
-    emit_open(o, "%s", "");
-    emit(o, "const rt_bundle *B_ = &net->bundles[%d];", b);
-    emit(o, "%s *C_ = net->blocks[blk].conns[%d];", cg_lane_type(cg, bu->conn), b);
-    if (in) {
-        emit_open(o, "for (int32_t %s = B_->dst_start[idx]; %s < B_->dst_start[idx + 1]; %s++)", k,
-                  k, k);
-    } else {
-        const char *j = cg_fresh(cg, "j");
-        emit_open(o, "for (int32_t %s = B_->src_start[idx]; %s < B_->src_start[idx + 1]; %s++)", j,
-                  j, j);
-        emit(o, "const int32_t %s = B_->by_src[%s];", k, j);
-    }
-    return true;
-}
-
-static void close_lane_conn_loop(Cg *cg)
-{
-    emit_close(cg->out, "%s", "");
-    emit_close(cg->out, "%s", "");
-}
 
 static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
 {
@@ -436,11 +404,11 @@ static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
     const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
     for (int b = 0; b < cg->fn->net->nbundles; b++) {
         const char *k = cg_fresh(cg, "k");
-        if (!open_lane_conn_loop(cg, b, ifc, k))
+        if (!cg_open_conn_loop(cg, b, ifc, k))
             continue;
         emit(cg->out, "%s(net, %d, %s, &C_[%s], %s%s);", cg_lane_fn_name(cg, proc, NULL, -1), b, k,
              k, M, a);
-        close_lane_conn_loop(cg);
+        cg_close_conn_loop(cg);
     }
     emit_close(cg->out, "%s", "");
 }
@@ -581,13 +549,13 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
         Symbol *ifc = base->sym;
         for (int b = 0; b < cg->fn->net->nbundles; b++) {
             const char *k = cg_fresh(cg, "k");
-            if (!open_lane_conn_loop(cg, b, ifc, k))
+            if (!cg_open_conn_loop(cg, b, ifc, k))
                 continue;
             emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, cg->fn->net->bundles[b].conn), k);
             emit(o, "const int32_t W_ = %s, WB_ = %d;", k, b);
             emit(o, "(void)W_; (void)WB_;");
             emit(o, "%s", update_all);
-            close_lane_conn_loop(cg);
+            cg_close_conn_loop(cg);
         }
     }
     if (vsum)

@@ -70,9 +70,11 @@ static void commit_if_needed(Cg *cg, Symbol *callee, Loc loc)
 }
 
 /* The loop header over the live connections of interface `ifc` of node
- * `idx` in bundle b; the body sees k_ (connection index) and C_ (records).
- * Returns false if the bundle does not touch the interface. */
-static bool open_conn_loop(Cg *cg, int b, Symbol *ifc, const char *k)
+ * `idx` in bundle b; the body sees k (connection index) and C_ (the
+ * records: plain ones, or lane records in lane code, where topology is
+ * frozen and nothing can be marked for deletion).  Returns false if the
+ * bundle does not touch the interface. */
+bool cg_open_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k)
 {
     CgFn *fn = cg->fn;
     CgBundle *bu = &fn->net->bundles[b];
@@ -83,7 +85,10 @@ static bool open_conn_loop(Cg *cg, int b, Symbol *ifc, const char *k)
     Emitter *o = cg->out;
     emit_open(o, "%s", "");
     emit(o, "const rt_bundle *B_ = &net->bundles[%d];", b);
-    emit(o, "%s *C_ = net->reps[rep].conns[%d];", cg_ctype(cg, bu->conn), b);
+    if (cg->lane)
+        emit(o, "%s *C_ = net->blocks[blk].conns[%d];", cg_lane_type(cg, bu->conn), b);
+    else
+        emit(o, "%s *C_ = net->reps[rep].conns[%d];", cg_ctype(cg, bu->conn), b);
     if (in) {
         emit_open(o, "for (int32_t %s = B_->dst_start[idx]; %s < B_->dst_start[idx + 1]; %s++)",
                   k, k, k);
@@ -93,12 +98,12 @@ static bool open_conn_loop(Cg *cg, int b, Symbol *ifc, const char *k)
                   j, j, j);
         emit(o, "const int32_t %s = B_->by_src[%s];", k, j);
     }
-    if (cg->conn_deletion)
+    if (cg->conn_deletion && !cg->lane)
         emit(o, "if (B_->any_dead && B_->dead[%s]) continue;", k);
     return true;
 }
 
-static void close_conn_loop(Cg *cg)
+void cg_close_conn_loop(Cg *cg)
 {
     emit_close(cg->out, "%s", "");
     emit_close(cg->out, "%s", "");
@@ -143,11 +148,11 @@ static void iface_call(Cg *cg, Symbol *ifc, Symbol *proc, PtrVec *args)
     const char *a = args_to_temps(cg, proc, args, "");
     for (int b = 0; b < cg->fn->net->nbundles; b++) {
         const char *k = cg_fresh(cg, "k");
-        if (!open_conn_loop(cg, b, ifc, k))
+        if (!cg_open_conn_loop(cg, b, ifc, k))
             continue;
         emit(o, "%s(net, %d, %s, &C_[%s]%s%s);", cg_subr_name(cg, proc), b, k, k, *a ? ", " : "",
              a);
-        close_conn_loop(cg);
+        cg_close_conn_loop(cg);
     }
     emit_close(o, "%s", "");
 }
@@ -393,7 +398,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "int32_t winb_ = -1, wink_ = -1;");
         for (int b = 0; b < cg->fn->net->nbundles; b++) {
             const char *k = cg_fresh(cg, "k");
-            if (!open_conn_loop(cg, b, ifc, k))
+            if (!cg_open_conn_loop(cg, b, ifc, k))
                 continue;
             emit(o, "const %s v_ = C_[%s].%s;", T, k, field);
             if (wta)
@@ -401,7 +406,7 @@ static void combine(Cg *cg, Stmt *s, bool wta)
                      fname, b, k);
             else
                 emit(o, "%s", step_red);
-            close_conn_loop(cg);
+            cg_close_conn_loop(cg);
         }
         if (wta) {
             /* the winner's record, found through its bundle */
