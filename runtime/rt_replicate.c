@@ -55,13 +55,10 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
  * rule the grain is not multiplied by the thread count: more replicates
  * mean more MERGE and update work per epoch, which more threads would then
  * only share. */
-enum { RT_LANE_GRAIN = 4 * RT_GRAIN }; /* a parallel call on lane blocks */
-
 static int32_t lane_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
 {
     int64_t per_block = work * RT_LANES;
-    int64_t blocks =
-        per_block >= RT_LANE_GRAIN ? 1 : (RT_LANE_GRAIN + per_block - 1) / per_block;
+    int64_t blocks = per_block >= RT_GRAIN ? 1 : (RT_GRAIN + per_block - 1) / per_block;
     if (blocks < threads)
         blocks = threads;
     blocks = (blocks + threads - 1) / threads * threads;

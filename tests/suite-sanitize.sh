@@ -82,11 +82,11 @@ if build asan-backprop examples/backprop.nn; then
     run asan-backprop asan-backprop . 2 --data examples/data/circle.train \
         --data Test=examples/data/circle.test --param hidden=4 --param epochs=10
     verdict asan-backprop 0
-    # 256 hidden units, 1 thread: fewer replicates than the 160 examples, not
+    # 64 hidden units, 1 thread: fewer replicates than the 160 examples, not
     # dividing them, so the last batch of each epoch fills only part of the
     # replicates (and of a lane block).
     run asan-backprop-partial asan-backprop . 1 --data examples/data/circle.train \
-        --data Test=examples/data/circle.test --param hidden=256 --param epochs=3
+        --data Test=examples/data/circle.test --param hidden=64 --param epochs=3
     reps=$(sed -n 's/.* with \([0-9]*\) replicates$/\1/p' "$out/asan-backprop-partial.stdout" | head -1)
     verdict asan-backprop-partial 0 &&
         { [ -z "$reps" ] || [ "$reps" -ge 160 ] || [ $((160 % reps)) -eq 0 ]; } &&

@@ -478,7 +478,7 @@ bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out)
     emit_directive(out, "#define CP_CHECK_INDEX %d", opts->check_index ? 1 : 0);
     emit_directive(out, "#define CP_CHECK_OVERFLOW %d", opts->check_overflow ? 1 : 0);
     emit_directive(out, "#ifndef CP_PAR_MIN_WORK");
-    emit_directive(out, "#define CP_PAR_MIN_WORK 65536");
+    emit_directive(out, "#define CP_PAR_MIN_WORK 20000");
     emit_directive(out, "#endif");
     emit_directive(out, "#define CP_POS(line) ((rt_srcpos){cp_source_file, (line)})");
     emit_raw(out, "%s", prelude);
