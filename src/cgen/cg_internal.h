@@ -133,5 +133,6 @@ bool cg_open_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k);
 void cg_close_conn_loop(Cg *cg);
 const char *cg_compound_rhs(Cg *cg, Stmt *s, const char *cur);
 void cg_locals(Cg *cg, Block *b);
+void cg_declare_locals(Cg *cg, Block *b);
 
 #endif

@@ -796,18 +796,7 @@ static void lane_locals(Cg *cg, Block *b)
 {
     Emitter *o = cg->out;
     const char *M = cur_mask(cg);
-    for (int i = 0; i < b->defs.len; i++) {
-        Decl *d = VEC_AT(b->defs, i, Decl);
-        for (int j = 0; j < d->u.data.ids.len; j++) {
-            Symbol *sym = VEC_AT(d->u.data.ids, j, InitId)->sym;
-            if (sym->access == ACCESS_IO)
-                emit(o, "cp_io %s = {.elem_size = sizeof(%s)};", cg_local(cg, sym),
-                     cg_ctype(cg, sym->type));
-            else
-                emit(o, "%s %s[RT_LANES] = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
-            emit(o, "(void)%s;", cg_local(cg, sym));
-        }
-    }
+    cg_declare_locals(cg, b);
     for (int i = 0; i < b->defs.len; i++) {
         Decl *d = VEC_AT(b->defs, i, Decl);
         for (int j = 0; j < d->u.data.ids.len; j++) {

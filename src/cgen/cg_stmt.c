@@ -728,22 +728,30 @@ static void stmt(Cg *cg, Stmt *s)
 
 /* Local data objects: declared zeroed (so that reading an uninitialized
  * CuPit variable is deterministic), then initialized in textual order. */
-void cg_locals(Cg *cg, Block *b)
+/* Declares the local data objects of a block, zeroed; in lane code each
+ * (but an I/O area) is an array over the lanes. */
+void cg_declare_locals(Cg *cg, Block *b)
 {
     Emitter *o = cg->out;
     for (int i = 0; i < b->defs.len; i++) {
         Decl *d = VEC_AT(b->defs, i, Decl);
         for (int j = 0; j < d->u.data.ids.len; j++) {
-            InitId *id = VEC_AT(d->u.data.ids, j, InitId);
-            Symbol *sym = id->sym;
+            Symbol *sym = VEC_AT(d->u.data.ids, j, InitId)->sym;
             if (sym->access == ACCESS_IO)
                 emit(o, "cp_io %s = {.elem_size = sizeof(%s)};", cg_local(cg, sym),
                      cg_ctype(cg, sym->type));
             else
-                emit(o, "%s %s = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym));
+                emit(o, "%s %s%s = {0};", cg_ctype(cg, sym->type), cg_local(cg, sym),
+                     cg->lane ? "[RT_LANES]" : "");
             emit(o, "(void)%s;", cg_local(cg, sym)); /* CuPit allows unused locals */
         }
     }
+}
+
+void cg_locals(Cg *cg, Block *b)
+{
+    Emitter *o = cg->out;
+    cg_declare_locals(cg, b);
     for (int i = 0; i < b->defs.len; i++) {
         Decl *d = VEC_AT(b->defs, i, Decl);
         for (int j = 0; j < d->u.data.ids.len; j++) {
