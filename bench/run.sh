@@ -3,7 +3,7 @@
 # n_in-H-n_out sigmoid perceptron by the cupitc-compiled backprop.nn, FANN,
 # PyTorch and two hand-written C references, side by side (bench/README.md).
 #
-#   sh bench/run.sh [main|scaling|pruning|all]      `make bench` runs main
+#   sh bench/run.sh [main|scaling|pruning|accuracy|all]   `make bench`: main
 #   BENCH_QUICK=1 sh bench/run.sh                    one tiny configuration
 #
 # Writes bench/results/latest.{md,csv} (main), scaling.{md,csv} and
@@ -93,12 +93,10 @@ build_all() {
 # ---- cupitc adapter -----------------------------------------------------------
 # The only code that knows the cupitc-generated trainer (examples/backprop.nn):
 #   cupitc -O3 -Xcc -march=native examples/backprop.nn -o EXE
-#   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T --symmetric
+#   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
 # It prints "epoch N error E errors M" per epoch (E: the sum over examples
-# and outputs of 0.5 * (t - y)^2) and "test accuracy: P% (...)" at the end.
-# Its units are tanh units (the standard library's sigmoid), so the 0/1
-# targets are read as -1/+1 (--symmetric); the error is scaled back to the
-# 0/1 range (divided by 4) for the MSE column.
+# and outputs of 0.5 * (t - y)^2, logistic units as for the peers) and
+# "test accuracy: P% (...)" at the end.
 
 CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:--O3 -Xcc -march=native}
 CUPIT_PROTOCOL=      # no protocol files from the trainer
@@ -126,9 +124,10 @@ cupitc_build() {
 cupitc_run() {
     stamps=$LOG/cupitc-out-$1-$4-$5-${7:-0}.log
     test=${3:-$2}
+    # shellcheck disable=SC2046
     OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" \
-        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" --symmetric \
-        --param "prune=${7:-0}" >"$stamps" 2>&1
+        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" \
+        --param "prune=${7:-0}" $([ -n "$RUN_SEED" ] && echo --seed "$RUN_SEED") >"$stamps" 2>&1
     head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
@@ -152,7 +151,7 @@ cupitc_run() {
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
         conns = left != "" ? left + 0 : (n_in + 1) * h + (h + 1) * n_out
         printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
-        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out) / 4, acc, rss
+        printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), acc, rss
         printf "note=time from epoch-line stamps\n"
     }'
 }
@@ -167,7 +166,8 @@ with_timeout() {
 # system's RESULT line, or "SKIP reason", or "FAIL reason".
 run_system() {
     sys=$1 label=$2 train=$3 test=$4 h=$5 t=$6 e=$7 pr=$8
-    set -- --train "$train" --label "$label" --hidden "$h" --threads "$t" --epochs "$e" --warmup "$WARMUP"
+    set -- --train "$train" --label "$label" --hidden "$h" --threads "$t" --epochs "$e" --warmup "$WARMUP" \
+        --seed "${RUN_SEED:-1}"
     [ -n "$test" ] && set -- "$@" --test "$test"
     case $sys in
         c-loop)   prog=ref_loop ;;
@@ -180,12 +180,12 @@ run_system() {
     esac
     if [ -f "$B/why/$prog" ]; then echo "SKIP $(cat "$B/why/$prog")"; return; fi
     if [ "$sys" = cupitc ] && [ -f "$B/why/cupitc" ]; then echo "SKIP $(cat "$B/why/cupitc")"; return; fi
-    log=$LOG/run-$sys-$label-$h-$t-$pr.log
+    log=$LOG/run-$sys-$label-$h-$t-$pr${RUN_SEED:+-s$RUN_SEED}.log
     case $sys in
         torch)
             wfile=$B/weights/$label-$h.bin
             n_in=$(awk 'NR == 1 { print $2 }' "$train"); n_out=$(awk 'NR == 1 { print $3 }' "$train")
-            "$BIN/bench_tool" weights 1 "$n_in" "$h" "$n_out" "$wfile"
+            "$BIN/bench_tool" weights "${RUN_SEED:-1}" "$n_in" "$h" "$n_out" "$wfile"
             with_timeout "$PY" bench/torch_run.py "$@" --weights "$wfile" >"$log" 2>&1 ;;
         cupitc)
             cupitc_run "$label" "$train" "$test" "$h" "$t" "$e" "$pr" >"$log" 2>&1 ;;
@@ -305,6 +305,49 @@ suite_pruning() {
     done
 }
 
+# Test-set accuracy over several start weights: every system (1 thread) on
+# one data set, each hidden size with the main suite's epoch budget, once
+# per seed (cupitc: --seed, the peers: the seed of their common weights).
+suite_accuracy() {
+    ad=${BENCH_ACC_DATA:-thyroid}
+    for ah in ${BENCH_HIDDEN:-16 64 256}; do
+        ae=$(epochs_for "$(awk -v h="$ah" 'NR == 1 { print ($2 + 1) * h + (h + 1) * $3 }' "$DATA/$ad.train")" \
+                        "$(awk 'NR == 1 { print $1 }' "$DATA/$ad.train")")
+        for asys in $SYSTEMS; do
+            for RUN_SEED in ${BENCH_SEEDS:-1 2 3 4 5 6 7 8}; do
+                aline=$(run_system "$asys" "$ad" "$DATA/$ad.train" "$DATA/$ad.test" "$ah" 1 "$ae" 0)
+                aacc=$(printf '%s\n' "$aline" | sed -n 's/^RESULT.* test_acc=\([^ ]*\).*/\1/p')
+                say "$(printf 'accuracy %-8s %-9s H=%-4s seed=%-3s' "$asys" "$ad" "$ah" "$RUN_SEED") ${aacc:-$aline}"
+                [ -n "$aacc" ] && echo "$ad,$ah,$ae,$asys,$RUN_SEED,$aacc" >>"$ROWS"
+            done
+            RUN_SEED=
+        done
+    done
+}
+
+# finish_accuracy BASE: mean, lowest and highest accuracy per system.
+finish_accuracy() {
+    { echo "data,hidden,epochs,system,seed,test_acc"; cat "$ROWS"; } >"$1.csv"
+    {
+        echo "# cupitc benchmark: accuracy suite"
+        echo
+        echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(machine_line)"
+        echo "Versions: $(versions_line)"
+        echo "Test-set accuracy after the main suite's epoch budget, 1 thread, seeds {${BENCH_SEEDS:-1 2 3 4 5 6 7 8}}:"
+        echo "cupitc draws its start weights with --seed; the peers start from the common weights of that seed."
+        echo
+        echo "| data | H | epochs | system | runs | mean | lowest | highest |"
+        echo "|---|---:|---:|---|---:|---:|---:|---:|"
+        awk -F, '{ k = $1 "," $2 "," $3 "," $4; if (!(k in n)) order[++m] = k
+                   n[k]++; s[k] += $6; if (!(k in lo) || $6 < lo[k]) lo[k] = $6; if (!(k in hi) || $6 > hi[k]) hi[k] = $6 }
+                 END { for (i = 1; i <= m; i++) { k = order[i]; split(k, f, ",")
+                           printf "| %s | %s | %s | %s | %d | %.2f %% | %.2f %% | %.2f %% |\n", f[1], f[2], f[3], f[4],
+                                  n[k], 100 * s[k] / n[k], 100 * lo[k], 100 * hi[k] } }' "$ROWS"
+    } >"$1.md"
+    cat "$1.md"
+    say "wrote $1.csv and $1.md"
+}
+
 # finish SUITE BASE: fills the cupitc ratio, writes BASE.csv and BASE.md,
 # prints the table.
 finish() {
@@ -348,8 +391,8 @@ versions_line() {
 mode=${1:-main}
 [ "${BENCH_QUICK:-0}" = 1 ] && mode=quick
 case $mode in
-    main|quick|scaling|pruning|all) ;;
-    *) echo "usage: sh bench/run.sh [main|scaling|pruning|all]  (BENCH_QUICK=1: smoke run)" >&2; exit 2 ;;
+    main|quick|scaling|pruning|accuracy|all) ;;
+    *) echo "usage: sh bench/run.sh [main|scaling|pruning|accuracy|all]  (BENCH_QUICK=1: smoke run)" >&2; exit 2 ;;
 esac
 if [ ! -f "$DATA/thyroid.train" ]; then
     say "no data sets in $DATA (set BENCH_DATA)"
@@ -364,7 +407,8 @@ for sys_name in $SYSTEMS c-sparse; do
 done
 
 ROWS=$B/rows.tmp
-for suite_name in main scaling pruning quick; do
+RUN_SEED=                            # empty: every program's default seed
+for suite_name in main scaling pruning accuracy quick; do
     case $mode in "$suite_name"|all) ;; *) continue ;; esac
     [ "$suite_name" = quick ] && [ "$mode" = all ] && continue
     : >"$ROWS"
@@ -374,6 +418,7 @@ for suite_name in main scaling pruning quick; do
     case $suite_name in
         main)  finish main bench/results/latest ;;
         quick) finish quick "$B/results/quick" ;;
+        accuracy) finish_accuracy bench/results/accuracy ;;
         *)     finish "$suite_name" "bench/results/$suite_name" ;;
     esac
 done
