@@ -25,6 +25,8 @@
  *       src_start[s] .. src_start[s+1]-1  positions in by_src[] of the
  *                                         connections out of node s
  *       by_src[j]                         connection index (dst order)
+ *       dst_node[k]                       destination node of connection k
+ *                                         (lane blocks only)
  *   - Topology changes requested inside parallel calls (connection and node
  *     REPLICATE ME INTO n) are recorded in per-connection / per-node request
  *     arrays and applied by rt_commit_topology() when the call completes, so
@@ -240,6 +242,8 @@ typedef struct rt_bundle {
     int32_t *src_node;   /* [nconn] */
     int32_t *src_start;  /* [count(src_group) + 1] */
     int32_t *by_src;     /* [nconn] */
+    int32_t *dst_node;   /* [nconn] destination node of connection k; only in
+                            state R(k) with lane blocks (topology frozen) */
     uint8_t *dead;       /* [nconn] deletion requests of the current call */
     bool any_dead;       /* some dead[] entry is set */
     bool dense;          /* full cross product in index order (fast paths) */

@@ -315,6 +315,15 @@ static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
             bl->conns[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
                                                d->bundles[b].lane.size);
     }
+    /* the topology is frozen while replicated: destinations by connection,
+       for lane code that walks connections by source */
+    for (int32_t b = 0; b < d->nbundles; b++) {
+        rt_bundle *bd = &net->bundles[b];
+        bd->dst_node = rt_alloc(where, (size_t)bd->nconn * sizeof(int32_t) + 1);
+        for (int32_t i = 0; i < net->count[d->bundles[b].dst_group]; i++)
+            for (int32_t c = bd->dst_start[i]; c < bd->dst_start[i + 1]; c++)
+                bd->dst_node[c] = i;
+    }
 }
 
 void rt_lanes_free(rt_net *net)
@@ -333,6 +342,10 @@ void rt_lanes_free(rt_net *net)
     rt_free(net->blocks, (size_t)net->nblocks * sizeof(rt_block));
     net->blocks = NULL;
     net->nblocks = 0;
+    for (int32_t b = 0; b < d->nbundles; b++) {
+        rt_free(net->bundles[b].dst_node, (size_t)net->bundles[b].nconn * sizeof(int32_t) + 1);
+        net->bundles[b].dst_node = NULL;
+    }
 }
 
 /* Replicate 0's plain storage (capacities as in state U). */

@@ -16,6 +16,7 @@
 #include "cupitc/cgen.h"
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
+#include "cupitc/lower.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
 #include "cupitc/toolchain.h"
@@ -37,11 +38,13 @@ typedef struct Options {
     Stop stop;
     bool dump_ast;   /* --dump-ast: the tree after semantic analysis */
     bool dump_parse; /* --dump-parse: the tree as parsed */
+    bool dump_lanes; /* --dump-lanes: the lane plan of the lowering pass */
     bool line_directives;
     bool openmp;
     bool check_index;
     bool check_overflow;
     bool lanes;
+    int fuse;     /* -1: default (on unless -O0) */
     int builtins; /* -1: default (on unless user C or object files are given) */
     bool debug;
     bool verbose;
@@ -76,11 +79,14 @@ static void usage(FILE *out)
           "                     default when C or object files are given)\n"
           "  --no-lanes         run replicated networks one replicate at a time\n"
           "                     instead of in SIMD lane blocks\n"
+          "  -fno-fuse          keep every connection element in memory in lane code\n"
+          "                     (default with -O0; see docs/performance.md)\n"
           "  -lLIB, -LDIR       passed to the linker\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
           "  --dump-parse       print the syntax tree as parsed and stop\n"
           "  --dump-ast         print the analysed syntax tree and stop\n"
+          "  --dump-lanes       print the lane plan (lazy reads, elided writes) and stop\n"
           "  -ferror-limit=N    stop after N errors (default 20, 0 = no limit)\n"
           "  --help             show this help\n"
           "  --version          show the version\n",
@@ -122,6 +128,7 @@ static int parse_args(int argc, char **argv, Options *o)
     o->openmp = true;
     o->check_index = true;
     o->builtins = -1;
+    o->fuse = -1;
     o->lanes = true;
     o->opt_level = "-O2";
     for (int i = 1; i < argc; i++) {
@@ -142,6 +149,12 @@ static int parse_args(int argc, char **argv, Options *o)
             o->dump_ast = true;
         } else if (strcmp(a, "--dump-parse") == 0) {
             o->dump_parse = true;
+        } else if (strcmp(a, "--dump-lanes") == 0) {
+            o->dump_lanes = true;
+        } else if (strcmp(a, "-ffuse") == 0) {
+            o->fuse = 1;
+        } else if (strcmp(a, "-fno-fuse") == 0) {
+            o->fuse = 0;
         } else if (strcmp(a, "--no-line") == 0) {
             o->line_directives = false;
         } else if (strcmp(a, "--no-openmp") == 0) {
@@ -234,7 +247,8 @@ static char *derived_name(const char *input, const char *suffix)
 }
 
 /* Emits C and runs the C compiler as the options ask. */
-static int generate(const Options *opt, Program *prog, const char *argv0)
+static int generate(const Options *opt, Program *prog, const LowerPlan *plan,
+                    const char *argv0)
 {
     Emitter em;
     emit_init(&em);
@@ -243,7 +257,7 @@ static int generate(const Options *opt, Program *prog, const char *argv0)
                      .lanes = opt->lanes,
                      .builtins = opt->builtins == 1 || (opt->builtins < 0 && !has_user_files(opt)),
                      .source_name = opt->input};
-    if (!cg_generate(prog, &cgo, &em)) {
+    if (!cg_generate(prog, plan, &cgo, &em)) {
         emit_free(&em);
         return EXIT_INPUT_ERROR;
     }
@@ -346,7 +360,15 @@ int main(int argc, char **argv)
     } else if (opt.dump_ast) {
         ast_dump(stdout, prog, sema_type_name);
     } else if (opt.stop != STOP_SYNTAX) {
-        status = generate(&opt, prog, argv[0]);
+        LowerOptions lo = {
+            .lanes = opt.lanes,
+            .fuse = opt.fuse == 1 || (opt.fuse < 0 && strcmp(opt.opt_level, "-O0") != 0),
+        };
+        LowerPlan *plan = lower_program(prog, arena, &lo);
+        if (opt.dump_lanes)
+            lower_dump(plan, stdout);
+        else
+            status = generate(&opt, prog, plan, argv[0]);
     }
 
     arena_free(arena);

@@ -8,9 +8,10 @@
 #               NAME.args    arguments for the program
 #               NAME.c       EXTERNAL C code compiled in
 #               NAME.flags   extra cupitc options
-# Each program runs with 1 and 2 threads, as a serial (--no-openmp) build and
-# with replicates one at a time (--no-lanes); all runs must give the
-# expected output.  The report's features.nn runs too.
+# Each program runs with 1 and 2 threads, as a serial (--no-openmp) build,
+# with replicates one at a time (--no-lanes) and with every connection
+# element kept in memory (-fno-fuse: no lazy reads, lower.h); all runs must
+# give the expected output.  The report's features.nn runs too.
 set -u
 : "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
 ROOT=$(pwd)
@@ -26,11 +27,12 @@ run_case() { # name src dir
     [ -f "$dir/$name.args" ] && args=$(cat "$dir/$name.args")
     want_status=0
     [ -f "$dir/$name.status" ] && want_status=$(cat "$dir/$name.status")
-    for variant in omp serial nolanes; do
+    for variant in omp serial nolanes nofuse; do
         flags=""
         [ -f "$dir/$name.flags" ] && flags=$(cat "$dir/$name.flags")
         [ "$variant" = serial ] && flags="$flags --no-openmp"
         [ "$variant" = nolanes ] && flags="$flags --no-lanes"
+        [ "$variant" = nofuse ] && flags="$flags -fno-fuse"
         exe="$out/$name.$variant"
         # shellcheck disable=SC2086
         if ! "$CUPITC" $flags -Xcc -Wall -Xcc -Wextra -Xcc -Werror "$src" $extra -o "$exe" \

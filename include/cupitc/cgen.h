@@ -10,6 +10,7 @@
 
 #include "cupitc/ast.h"
 #include "cupitc/emit.h"
+#include "cupitc/lower.h"
 
 typedef struct CgOptions {
     bool line_directives; /* #line "file.nn" per statement (--no-line: off) */
@@ -20,8 +21,9 @@ typedef struct CgOptions {
     bool builtins;        /* call the standard library's arithmetic inline */
 } CgOptions;
 
-/* Emits the program into `out`.  Returns false after reporting a
- * diagnostic for a construct the generator cannot translate. */
-bool cg_generate(Program *prog, const CgOptions *opts, Emitter *out);
+/* Emits the program into `out`, with the shapes and lane plan of the
+ * lowering pass.  Returns false after reporting a diagnostic for a
+ * construct the generator cannot translate. */
+bool cg_generate(Program *prog, const LowerPlan *plan, const CgOptions *opts, Emitter *out);
 
 #endif

@@ -214,6 +214,8 @@ static const char *name_lvalue(Cg *cg, Expr *e)
             return cg_fmt(cg, "%s[l]", cg_local(cg, s));
         return cg_local(cg, s);
     case SYM_PARAM:
+        if (cg->lazy_proc && s->subr == cg->lazy_proc) /* from the caller's slot */
+            return cg_fmt(cg, "(%s).%s[l]", cg->lazy_node, cg_slot_field(cg, cg->lazy_slot, s));
         if (s->access == ACCESS_IO)
             return cg_fmt(cg, "(*%s)", cg_local(cg, s));
         if (cg->lane) /* CONST: a lane array; VAR: an array of pointers */
@@ -230,6 +232,8 @@ static const char *name_lvalue(Cg *cg, Expr *e)
 
 static const char *me_lvalue(Cg *cg)
 {
+    if (cg->lazy_me)
+        return cg->lazy_me;
     if (cg->fn && (cg->fn->ctx == CTX_RED || cg->fn->ctx == CTX_WTA))
         return "me";
     return "(*me)";
@@ -613,10 +617,18 @@ const char *cg_expr(Cg *cg, Expr *e)
         return cg_real_literal(cg, e->u.real_lit.value);
     case EXPR_STRING:
         return cg_string_literal(cg, e->u.str_lit.bytes, e->u.str_lit.len);
+    case EXPR_SELECT:
+        if (cg->lane && !cg->lazy_me && cg->fn && cg->fn->bundle >= 0 &&
+            e->u.select.obj->kind == EXPR_ME) {
+            /* a connection element whose value the lane plan recomputes */
+            const LazyWriter *w = lower_lazy_read(cg->plan, cg->fn->net, cg->fn->bundle, e);
+            if (w)
+                return cg_lazy_value(cg, w, cg->fn->bundle, "k", "(*me)");
+        }
+        return cg_lvalue(cg, e);
     case EXPR_NAME:
     case EXPR_ME:
     case EXPR_YOU:
-    case EXPR_SELECT:
     case EXPR_SUBSCRIPT:
         return cg_lvalue(cg, e);
     case EXPR_INDEX:

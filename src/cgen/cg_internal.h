@@ -13,26 +13,12 @@
 #include "cupitc/ast.h"
 #include "cupitc/cgen.h"
 #include "cupitc/emit.h"
+#include "cupitc/lower.h"
 #include "cupitc/sema.h"
 
-/* One connection bundle of a network type: all connections from one
- * (group, OUT interface) to one (group, IN interface). */
-typedef struct CgBundle {
-    int src_group;
-    Symbol *src_iface;
-    int dst_group;
-    Symbol *dst_iface;
-    Type *conn;         /* connection type */
-} CgBundle;
-
-/* The static shape of one network type. */
-typedef struct CgNet {
-    Type *type;
-    PtrVec groups;      /* Symbol* elements that are node groups/arrays */
-    int nbundles;
-    CgBundle *bundles;
-    int bundles_cap;
-} CgNet;
+/* Network shapes come from the lowering pass (lower.h). */
+typedef LowerBundle CgBundle;
+typedef LowerNet CgNet;
 
 /* The subroutine whose body is being emitted. */
 typedef struct CgFn {
@@ -40,6 +26,7 @@ typedef struct CgFn {
     SubrContext ctx;
     CgNet *net;         /* NetP/NetF and node instances: the network type */
     int group;          /* node instances: the group ME belongs to */
+    int bundle;         /* connection lane code: the bundle it runs on, else -1 */
     Type *me_type;      /* type of ME, if any */
 } CgFn;
 
@@ -48,8 +35,8 @@ typedef struct Cg {
     SemaInfo *si;
     Arena *arena;
     CgOptions opts;
+    const LowerPlan *plan; /* network shapes and the lane plan */
     Emitter *out;
-    PtrVec nets;        /* CgNet* in network type definition order */
     CgFn *fn;
     int tmp;            /* counter for fresh temporaries */
     bool failed;
@@ -58,6 +45,12 @@ typedef struct Cg {
     void *lane_masks;   /* lane code: the stack of active masks */
     PtrVec hoist_exprs; /* lane code: object function calls already emitted */
     PtrVec hoist_names; /* ... and the lane arrays holding their results */
+    /* lane code: a lazy value being emitted (cg_lazy_value): the parameters
+       of lazy_proc come from the slots of lazy_node, ME is lazy_me */
+    const Symbol *lazy_proc;
+    const char *lazy_node;
+    int lazy_slot;
+    const char *lazy_me;
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec may_topo;    /* Symbol* object subroutines that may request
                            topology changes (directly or through calls) */
@@ -94,7 +87,6 @@ void cg_emit_type_inits(Cg *cg);
 void cg_emit_default_init(Cg *cg, const Type *t, const char *lv);
 
 /* ---- cg_net.c ---- */
-void cg_collect_nets(Cg *cg);
 CgNet *cg_net_of(Cg *cg, const Type *net_type);
 int cg_group_index(CgNet *net, const Symbol *elem);
 int cg_bundle_index(CgNet *net, int src_group, const Symbol *src_iface,
@@ -120,6 +112,15 @@ bool cg_has_lane_version(const Symbol *s);
 const char *cg_lane_fn_name(Cg *cg, const Symbol *s, CgNet *net, int group);
 const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group);
 const char *cg_lane_hoisted(Cg *cg, const Expr *e);
+/* A parameter that a slot can hold: a CONST simple value. */
+bool cg_slot_param(const Symbol *p);
+/* The slot element holding parameter `param` of the interface call with
+ * slot number `slot`: z<slot>_<param>. */
+const char *cg_slot_field(Cg *cg, int slot, const Symbol *param);
+/* The value a lazy read of bundle b recomputes, as an expression in lane l:
+ * `conn` is the connection's lane record, `k` its index. */
+const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k,
+                          const char *conn);
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group);
 void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group);
 const char *cg_lane_merge_name(Cg *cg, const Type *t);

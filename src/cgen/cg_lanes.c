@@ -30,13 +30,28 @@ bool cg_has_lane_version(const Symbol *s)
            cg_has_lanes(s->owner);
 }
 
+/* Node subroutines have one lane instance per (network type, group),
+ * connection subroutines one per (network type, bundle): the lane plan
+ * differs between bundles. */
 const char *cg_lane_fn_name(Cg *cg, const Symbol *s, CgNet *net, int group)
 {
     if (s->owner->kind == TY_NODE) {
         const Symbol *g = VEC_AT(net->groups, group, Symbol);
         return cg_fmt(cg, "cpNL_%s_%s_%s", net->type->name, g->name, s->name);
     }
+    if (s->owner->kind == TY_CONNECTION)
+        return cg_fmt(cg, "cpML_%s_b%d_%s_%s", net->type->name, group, s->owner->name, s->name);
     return cg_fmt(cg, "cpML_%s_%s", s->owner->name, s->name);
+}
+
+/* The lane instance of `callee` called on ME from the current lane code. */
+static const char *callee_on_me(Cg *cg, const Symbol *callee)
+{
+    switch (callee->owner->kind) {
+    case TY_NODE: return cg_lane_fn_name(cg, callee, cg->fn->net, cg->fn->group);
+    case TY_CONNECTION: return cg_lane_fn_name(cg, callee, cg->fn->net, cg->fn->bundle);
+    default: return cg_lane_fn_name(cg, callee, NULL, -1);
+    }
 }
 
 static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
@@ -65,7 +80,7 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
         head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const int32_t *M0%s", ret);
         break;
     default:
-        head = cg_fmt(cg, "rt_net *net, int32_t b, int32_t k, %s%s *me, const int32_t *M0%s",
+        head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t k, %s%s *me, const int32_t *M0%s",
                    s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
         break;
     }
@@ -223,7 +238,7 @@ static const char *me_receiver(const Symbol *callee)
     switch (callee->owner->kind) {
     case TY_NETWORK: return "net, blk";
     case TY_NODE: return "net, blk, idx";
-    default: return "net, b, k, me";
+    default: return "net, blk, k, me";
     }
 }
 
@@ -239,10 +254,7 @@ static void hoist_call(Cg *cg, Expr *e)
     emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, f->result), t);
     emit_open(cg->out, "%s", "");
     const char *a = lane_args(cg, f, &e->u.objcall.args, M);
-    const char *name = f->owner->kind == TY_NODE
-                           ? cg_lane_fn_name(cg, f, cg->fn->net, cg->fn->group)
-                           : cg_lane_fn_name(cg, f, NULL, -1);
-    emit(cg->out, "%s(%s, %s, %s%s);", name, me_receiver(f), M, t, a);
+    emit(cg->out, "%s(%s, %s, %s%s);", callee_on_me(cg, f), me_receiver(f), M, t, a);
     emit_close(cg->out, "%s", "");
     vec_push(cg->arena, &cg->hoist_exprs, e);
     vec_push(cg->arena, &cg->hoist_names, (void *)t);
@@ -396,18 +408,92 @@ static void lane_node_group_call(Cg *cg, Expr *call, Expr *range, int g)
 }
 
 
+bool cg_slot_param(const Symbol *p)
+{
+    return p->access == ACCESS_CONST && type_is_plain_data(p->type) &&
+           p->type->kind != TY_RECORD && p->type->kind != TY_ARRAY;
+}
+
+const char *cg_slot_field(Cg *cg, int slot, const Symbol *param)
+{
+    return cg_fmt(cg, "z%d_%s", slot, cg_local(cg, param));
+}
+
+const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k, const char *conn)
+{
+    const CgBundle *bu = &cg->fn->net->bundles[b];
+    int g = w->from_src ? bu->src_group : bu->dst_group;
+    const Type *node = type_node_of(VEC_AT(cg->fn->net->groups, g, Symbol)->type);
+    const Symbol *saved_proc = cg->lazy_proc;
+    const char *saved_node = cg->lazy_node, *saved_me = cg->lazy_me;
+    int saved_slot = cg->lazy_slot;
+    cg->lazy_proc = w->proc;
+    cg->lazy_node = cg_fmt(cg, "((%s *)net->blocks[blk].nodes[%d])[net->bundles[%d].%s[%s]]",
+                           cg_lane_type(cg, node), g, b, w->from_src ? "src_node" : "dst_node", k);
+    cg->lazy_slot = w->slot;
+    cg->lazy_me = conn;
+    const Stmt *a = w->assign;
+    const char *v = cg_expr_as(cg, a->u.assign.value, a->u.assign.target->type);
+    cg->lazy_proc = saved_proc;
+    cg->lazy_node = saved_node;
+    cg->lazy_slot = saved_slot;
+    cg->lazy_me = saved_me;
+    return cg_fmt(cg, "(%s)", v);
+}
+
+/* Whether procedure `proc` on bundle b does nothing in lane code: all it
+ * does is assignments to elements of ME that the lane plan leaves out. */
+static bool conn_call_vanishes(Cg *cg, const Symbol *proc, int b)
+{
+    if (proc->external || !proc->decl)
+        return false;
+    Block *body = proc->decl->u.subr.body;
+    if (!body || body->defs.len)
+        return false;
+    for (int i = 0; i < body->stmts.len; i++) {
+        Stmt *st = VEC_AT(body->stmts, i, Stmt);
+        Expr *t = st->kind == STMT_ASSIGN ? st->u.assign.target : NULL;
+        if (!t || t->kind != EXPR_SELECT || t->u.select.obj->kind != EXPR_ME ||
+            lower_write_stored(cg->plan, cg->fn->net, b, st))
+            return false;
+    }
+    return true;
+}
+
+/* ME.i[].p (args): the arguments go to the call's slots when a lazy read
+ * needs them, then p runs on every connection of the interface's bundles
+ * (unless the lane plan leaves nothing of it). */
 static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
 {
     Symbol *proc = call->sym;
     const char *M = cur_mask(cg);
     emit_open(cg->out, "%s", "");
     const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
+    int slot = lower_site_slot(cg->plan, call);
+    if (slot >= 0) {
+        const char *rest = a; /* ", la1, la2, ..." */
+        for (int i = 0; i < proc->params.len && *rest; i++) {
+            const Symbol *p = VEC_AT(proc->params, i, Symbol);
+            rest += 2;
+            const char *end = strstr(rest, ", ");
+            size_t n = end ? (size_t)(end - rest) : strlen(rest);
+            const char *t = arena_strndup(cg->arena, rest, n);
+            rest += n;
+            if (!cg_slot_param(p))
+                continue;
+            const char *z = cg_slot_field(cg, slot, p);
+            emit(cg->out, "CP_SIMD " LANES " { const %s n_ = %s[l], o_ = me->%s[l]; me->%s[l] = %s[l] ? n_ : o_; }",
+                 cg_ctype(cg, p->type), t, z, z, M);
+        }
+    }
     for (int b = 0; b < cg->fn->net->nbundles; b++) {
+        if (conn_call_vanishes(cg, proc, b))
+            continue;
         const char *k = cg_fresh(cg, "k");
         if (!cg_open_conn_loop(cg, b, ifc, k))
             continue;
-        emit(cg->out, "%s(net, %d, %s, &C_[%s], %s%s);", cg_lane_fn_name(cg, proc, NULL, -1), b, k,
-             k, M, a);
+        emit(cg->out, "%s(net, blk, %s, &C_[%s], %s%s);", cg_lane_fn_name(cg, proc, cg->fn->net, b),
+             k, k, M, a);
         cg_close_conn_loop(cg);
     }
     emit_close(cg->out, "%s", "");
@@ -437,10 +523,7 @@ static void lane_objcall(Cg *cg, Expr *call)
     if (obj->kind == EXPR_ME) {
         emit_open(cg->out, "%s", "");
         const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
-        const char *name = proc->owner->kind == TY_NODE
-                               ? cg_lane_fn_name(cg, proc, cg->fn->net, cg->fn->group)
-                               : cg_lane_fn_name(cg, proc, NULL, -1);
-        emit(cg->out, "%s(%s, %s%s);", name, me_receiver(proc), M, a);
+        emit(cg->out, "%s(%s, %s%s);", callee_on_me(cg, proc), me_receiver(proc), M, a);
         emit_close(cg->out, "%s", "");
         return;
     }
@@ -510,25 +593,27 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
        every lane without a mask; only the final store is masked. */
     emit(o, "bool first_ = true;");
     emit(o, "(void)first_;");
+    /* val_: the element's value in each lane (from the record, or
+       recomputed by a lazy read) */
     const char *update_all = wta
-        ? cg_fmt(cg, "if (first_) { CP_SIMD " LANES " { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } first_ = false; } "
-                  "else { CP_SIMD " LANES " if (%s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; } }",
-              field, fname, field, field)
-        : cg_fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = V_->%s[l]; first_ = false; } "
-                  "else { CP_SIMD " LANES " acc_[l] = %s(acc_[l], V_->%s[l]); }",
-              field, fname, field);
+        ? cg_fmt(cg, "if (first_) { CP_SIMD " LANES " { acc_[l] = val_[l]; wi_[l] = W_; wb_[l] = WB_; } first_ = false; } "
+                  "else { CP_SIMD " LANES " if (%s(val_[l], acc_[l])) { acc_[l] = val_[l]; wi_[l] = W_; wb_[l] = WB_; } }",
+              fname)
+        : cg_fmt(cg, "if (first_) { CP_SIMD " LANES " acc_[l] = val_[l]; first_ = false; } "
+                  "else { CP_SIMD " LANES " acc_[l] = %s(acc_[l], val_[l]); }",
+              fname);
     bool vsum = !wta && is_sum_reduction(s->callee) && !range;
     if (vsum) {
         /* the sum in a vector register: no loop-carried store to memory */
         const char *VT = elem->type->kind == TY_REAL ? "cp_vreal" : "cp_vint";
         emit(o, "%s vacc_ = {0};", VT);
-        update_all = cg_fmt(cg, "{ %s v_; __builtin_memcpy(&v_, V_->%s, sizeof v_); vacc_ += v_; first_ = false; }",
-                         VT, field);
+        update_all = cg_fmt(cg, "{ %s v_; __builtin_memcpy(&v_, val_, sizeof v_); vacc_ += v_; first_ = false; }",
+                         VT);
     }
-    const char *update = wta ? cg_fmt(cg, "if (wi_[l] < 0 || %s(V_->%s[l], acc_[l])) { acc_[l] = V_->%s[l]; wi_[l] = W_; wb_[l] = WB_; }",
-                                   fname, field, field)
-                             : cg_fmt(cg, "if (wi_[l] < 0) { acc_[l] = V_->%s[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], V_->%s[l]);",
-                                   field, fname, field);
+    const char *update = wta ? cg_fmt(cg, "if (wi_[l] < 0 || %s(val_[l], acc_[l])) { acc_[l] = val_[l]; wi_[l] = W_; wb_[l] = WB_; }",
+                                   fname)
+                             : cg_fmt(cg, "if (wi_[l] < 0) { acc_[l] = val_[l]; wi_[l] = 0; } else acc_[l] = %s(acc_[l], val_[l]);",
+                                   fname);
     if (level == SEMF_LEVEL_NODE) {
         int g = cg_group_index(cg->fn->net, base->sym);
         Type *node = type_node_of(base->sym->type);
@@ -537,6 +622,7 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
         const char *i = cg_fresh(cg, "i");
         emit_open(o, "for (int32_t %s = %s; %s <= %s; %s++)", i, r.lo, i, r.hi, i);
         emit(o, "const %s *V_ = &N_[%s];", cg_lane_type(cg, node), i);
+        emit(o, "const %s *val_ = V_->%s;", T, field);
         emit(o, "const int32_t W_ = %s, WB_ = 0;", i);
         emit(o, "(void)W_; (void)WB_;");
         if (r.rlo)
@@ -552,6 +638,15 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             if (!cg_open_conn_loop(cg, b, ifc, k))
                 continue;
             emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, cg->fn->net->bundles[b].conn), k);
+            const LazyWriter *lw = lower_lazy_read(cg->plan, cg->fn->net, b, s);
+            if (lw) {
+                emit(o, "%s lz_[RT_LANES];", T);
+                emit(o, "CP_SIMD " LANES " lz_[l] = %s;", cg_lazy_value(cg, lw, b, k, "(*V_)"));
+                emit(o, "const %s *val_ = lz_;", T);
+                emit(o, "(void)V_;");
+            } else {
+                emit(o, "const %s *val_ = V_->%s;", T, field);
+            }
             emit(o, "const int32_t W_ = %s, WB_ = %d;", k, b);
             emit(o, "(void)W_; (void)WB_;");
             emit(o, "%s", update_all);
@@ -577,8 +672,19 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             emit(o, "%s(net, blk, wiw_, mw_%s);", cg_lane_fn_name(cg, s->proc, cg->fn->net, g), a);
         } else {
             emit(o, "void *const *cs_ = net->blocks[blk].conns;");
-            emit(o, "%s(net, wbw_, wiw_, (%s *)cs_[wbw_] + wiw_, mw_%s);",
-                 cg_lane_fn_name(cg, s->proc, NULL, -1), cg_lane_type(cg, s->proc->owner), a);
+            emit(o, "(void)cs_;");
+            emit_open(o, "switch (wbw_)");
+            for (int b = 0; b < cg->fn->net->nbundles; b++) {
+                CgBundle *bu = &cg->fn->net->bundles[b];
+                if (!((bu->dst_group == cg->fn->group && bu->dst_iface == base->sym) ||
+                      (bu->src_group == cg->fn->group && bu->src_iface == base->sym)))
+                    continue;
+                emit(o, "case %d: %s(net, blk, wiw_, (%s *)cs_[%d] + wiw_, mw_%s); break;", b,
+                     cg_lane_fn_name(cg, s->proc, cg->fn->net, b), cg_lane_type(cg, s->proc->owner),
+                     b, a);
+            }
+            emit(o, "default: break;");
+            emit_close(o, "%s", "");
         }
         emit_close(o, "%s", "");
     }
@@ -691,6 +797,12 @@ static void lane_assign(Cg *cg, Stmt *s)
 {
     Expr *t = s->u.assign.target, *v = s->u.assign.value;
     const char *M = cur_mask(cg);
+    if (cg->fn->bundle >= 0 && t->kind == EXPR_SELECT && t->u.select.obj->kind == EXPR_ME &&
+        !lower_write_stored(cg->plan, cg->fn->net, cg->fn->bundle, s)) {
+        emit(cg->out, "/* ME.%s: not stored, every read recomputes or ignores it */",
+             t->sym->name);
+        return;
+    }
     hoist_in(cg, t);
     hoist_in(cg, v);
     bool pure = lane_pure(cg, t) && lane_pure(cg, v) && !(cg_lane_hoisted(cg, v));
@@ -864,7 +976,7 @@ static void lane_leave(Cg *cg)
 void cg_emit_lane_merge(Cg *cg, Symbol *s)
 {
     Emitter *o = cg->out;
-    CgFn fn = {.subr = s, .ctx = CTX_MERGE, .me_type = s->owner};
+    CgFn fn = {.subr = s, .ctx = CTX_MERGE, .bundle = -1, .me_type = s->owner};
     MaskStack ms;
     lane_enter(cg, &fn, &ms);
     emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_)",
@@ -890,9 +1002,29 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
     if (s->external || !s->decl)
         return;
     Emitter *o = cg->out;
-    CgFn fn = {.subr = s, .ctx = s->context, .net = net, .group = group, .me_type = s->owner};
+    CgFn fn = {.subr = s, .ctx = s->context, .net = net, .group = group, .bundle = -1,
+               .me_type = s->owner};
     if (s->owner->kind == TY_NETWORK)
         fn.net = cg_net_of(cg, s->owner);
+    if (s->owner->kind == TY_CONNECTION) { /* one instance per bundle */
+        fn.bundle = group;
+        fn.group = -1;
+    }
+    if (s->owner->kind != TY_NETWORK && !lower_lane_reached(cg->plan, s, net, group)) {
+        /* no network call runs this instance: the lane plan did not look
+           at it, so its body could name elements the plan left out */
+        emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
+        emit(o, "(void)net; (void)blk; (void)M0;%s%s",
+             s->owner->kind == TY_NODE ? " (void)idx;" : " (void)k; (void)me;",
+             s->result ? " (void)ret;" : "");
+        for (int i = 0; i < s->params.len; i++)
+            emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
+        emit(o, "rt_error(CP_POS(%d), \"internal error: lane code of %s that no network call reaches\");",
+             s->loc.line, s->name);
+        emit_close(o, "%s", "");
+        emit(o, "%s", "");
+        return;
+    }
     MaskStack ms;
     lane_enter(cg, &fn, &ms);
     emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
@@ -903,7 +1035,7 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit(o, "%s *me = &((%s *)net->blocks[blk].nodes[%d])[idx];", V, V, group);
     emit(o, "(void)me; (void)net;");
     if (s->owner->kind == TY_CONNECTION)
-        emit(o, "(void)b; (void)k;");
+        emit(o, "const int32_t b = %d; (void)b; (void)blk; (void)k;", fn.bundle);
     else
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
     for (int i = 0; i < s->params.len; i++)

@@ -215,8 +215,18 @@ const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem)
     return arena_printf(cg->arena, "offsetof(%s, %s)", cg_lane_type(cg, t), cg_field(cg, elem));
 }
 
+/* Whether the lane record of t has element e (the lane plan can leave
+ * connection elements out, lower.h). */
+static bool lane_elem(Cg *cg, const Type *t, const Symbol *e)
+{
+    return !type_is_node_collection(e->type) && lower_elem_kept(cg->plan, t, e);
+}
+
 /* The lane record of t: every data element as an array over the lanes,
- * and the functions that move one lane to and from a plain record. */
+ * and the functions that move one lane to and from a plain record.  A
+ * node type's record also holds the slots of interface calls (the
+ * arguments that lazy reads recompute connection values from); they live
+ * only during a network call, so get and put leave them alone. */
 static void emit_lane_struct(Cg *cg, Type *t)
 {
     Emitter *o = cg->out;
@@ -225,10 +235,22 @@ static void emit_lane_struct(Cg *cg, Type *t)
     int fields = 0;
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (type_is_node_collection(e->type))
+        if (!lane_elem(cg, t, e))
             continue;
         emit(o, "%s %s[RT_LANES];", cg_ctype(cg, e->type), cg_field(cg, e));
         fields++;
+    }
+    const PtrVec *slots = lower_node_slots(cg->plan, t);
+    for (int i = 0; i < slots->len; i++) {
+        const LowerSlot *sl = VEC_AT(*slots, i, LowerSlot);
+        for (int j = 0; j < sl->proc->params.len; j++) {
+            const Symbol *p = VEC_AT(sl->proc->params, j, Symbol);
+            if (!cg_slot_param(p))
+                continue;
+            emit(o, "%s %s[RT_LANES]; /* slot: %s of the call of %s */", cg_ctype(cg, p->type),
+                 cg_slot_field(cg, sl->id, p), p->name, sl->proc->name);
+            fields++;
+        }
     }
     if (fields == 0)
         emit(o, "char cp_empty[RT_LANES];");
@@ -239,8 +261,11 @@ static void emit_lane_struct(Cg *cg, Type *t)
     emit(o, "(void)r; (void)v; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (!type_is_node_collection(e->type))
+        if (lane_elem(cg, t, e))
             emit(o, "r->%s = v->%s[l];", cg_field(cg, e), cg_field(cg, e));
+        else if (!type_is_node_collection(e->type)) /* never read outside a call */
+            emit(o, "__builtin_memset(&r->%s, 0, sizeof r->%s);", cg_field(cg, e),
+                 cg_field(cg, e));
     }
     emit_close(o, "%s", "");
     emit_open(o, "static CP_UNUSED void cpLanePut_%s(void *lanes, int l, const void *rec)", t->name);
@@ -249,7 +274,7 @@ static void emit_lane_struct(Cg *cg, Type *t)
     emit(o, "(void)r; (void)v; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (!type_is_node_collection(e->type))
+        if (lane_elem(cg, t, e))
             emit(o, "v->%s[l] = r->%s;", cg_field(cg, e), cg_field(cg, e));
     }
     emit_close(o, "%s", "");

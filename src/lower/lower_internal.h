@@ -1,0 +1,47 @@
+/* lower_internal.h -- state shared by the lowering's files.
+ *
+ * shape.c collects the network shapes, transport.c computes the lane plan
+ * of connection elements, lower.c drives both and answers the queries of
+ * the C emitter. */
+#ifndef CUPITC_LOWER_INTERNAL_H
+#define CUPITC_LOWER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cupitc/lower.h"
+
+/* A small map from (pointer, pointer, int) keys to pointers. */
+typedef struct PtrMap {
+    struct PtrMapSlot *slots;
+    int nslots, used;
+} PtrMap;
+
+void *ptrmap_get(const PtrMap *m, const void *a, const void *b, int c);
+void ptrmap_put(Arena *arena, PtrMap *m, const void *a, const void *b, int c, void *value);
+
+struct LowerPlan {
+    Arena *arena;
+    SemaInfo *si;
+    LowerOptions opts;
+    PtrVec nets;          /* LowerNet* in network type definition order */
+
+    /* transport plan (transport.c) */
+    PtrMap lazy;          /* (net, site, bundle) -> const LazyWriter* */
+    PtrMap stored;        /* (net, assign, bundle) -> (void *)1 stored / (void *)2 elided */
+    PtrMap site_slot;     /* (site, NULL, 0) -> LowerSlot* */
+    PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
+    PtrMap dropped;       /* (conn type, elem, 0) -> (void *)1 */
+    PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
+    bool planned;         /* the transport plan was made */
+    int nslots;
+    PtrVec dump;          /* const char* lines for lower_dump */
+};
+
+void lower_collect_shapes(LowerPlan *p);
+void lower_transport(LowerPlan *p);
+
+/* X[] / X[a...b] / X (a bare collection) -> the collection and its interval
+ * (NULL for all of it). */
+void lower_split_multi(Expr *pv, Expr **base, Expr **range);
+
+#endif

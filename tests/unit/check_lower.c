@@ -1,0 +1,320 @@
+/* check_lower.c -- unit tests of the lowering pass: network shapes and the
+ * lane plan of connection elements (lower/transport.c).  Each test builds a
+ * small program around one network procedure and checks which reads become
+ * lazy, which writes are left out and which elements stay in the lane
+ * record.  The end-to-end counterpart is tests/run/fusion.nn. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cupitc/arena.h"
+#include "cupitc/ast.h"
+#include "cupitc/diag.h"
+#include "cupitc/lower.h"
+#include "cupitc/parse.h"
+#include "cupitc/sema.h"
+
+static Arena *arena;
+static SourceFile *source;
+static Program *prog;
+static LowerPlan *plan;
+static char *dump;
+static size_t dump_len;
+
+static void teardown(void)
+{
+    if (arena)
+        arena_free(arena);
+    source_free(source);
+    free(dump);
+    arena = NULL;
+    source = NULL;
+    dump = NULL;
+}
+
+/* The test program: connection type L, node type U, network N with groups
+ * a and b (a.o -> b.i), the network procedures `procs`, and a central agent
+ * that builds the net and then runs `calls`. */
+static const char *const prelude =
+    "PROCEDURE pReal (Real CONST x) IS EXTERNAL;\n"
+    "Real REDUCTION sum IS RETURN ME + YOU; END REDUCTION;\n"
+    "TYPE L IS CONNECTION\n"
+    "  Real w := 1.0, s := 0.0, r := 0.0, bk := 0.0;\n"
+    "  PROCEDURE send (Real CONST v) IS ME.s := v * ME.w; END;\n"
+    "  PROCEDURE sendIf (Real CONST v) IS IF v > 0.0 THEN ME.s := v; END; END;\n"
+    "  PROCEDURE sendBack (Real CONST e) IS ME.bk := e * ME.w; END;\n"
+    "  PROCEDURE noise () IS ME.r := RANDOM (0.0...1.0); END;\n"
+    "  PROCEDURE scale () IS ME.w := ME.w * 2.0; END;\n"
+    "  %s\n"
+    "END TYPE;\n"
+    "TYPE U IS NODE\n"
+    "  IN L i;\n"
+    "  OUT L o;\n"
+    "  Real v := 1.0, got := 0.0;\n"
+    "  PROCEDURE emit () IS ME.o[].send (ME.v); END;\n"
+    "  PROCEDURE emitIf () IS ME.o[].sendIf (ME.v); END;\n"
+    "  PROCEDURE emitUnlessSmall () IS\n"
+    "    IF ME.v < 0.5 THEN RETURN; END;\n"
+    "    ME.o[].send (ME.v);\n"
+    "  END;\n"
+    "  PROCEDURE gather () IS REDUCTION ME.i[].s:sum INTO ME.got; END;\n"
+    "  PROCEDURE back () IS ME.i[].sendBack (ME.v); END;\n"
+    "  PROCEDURE collect () IS REDUCTION ME.o[].bk:sum INTO ME.got; END;\n"
+    "  PROCEDURE shake () IS ME.i[].noise (); END;\n"
+    "  PROCEDURE rescale () IS ME.i[].scale (); END;\n"
+    "END TYPE;\n"
+    "TYPE G IS GROUP OF U END TYPE;\n"
+    "TYPE N IS NETWORK\n"
+    "  G a, b;\n"
+    "  PROCEDURE build () IS\n"
+    "    EXTEND ME.a BY 2; EXTEND ME.b BY 2;\n"
+    "    CONNECT ME.a[].o TO ME.b[].i;\n"
+    "  END;\n"
+    "  %s\n"
+    "END TYPE;\n"
+    "N VAR net;\n"
+    "PROCEDURE program () IS\n"
+    "  net.build ();\n"
+    "  REPLICATE net INTO 4;\n"
+    "  %s\n"
+    "END;\n";
+
+/* Builds the program, runs the lowering, keeps its dump. */
+static void plan_for(const char *conn_extra, const char *procs, const char *calls, bool fuse)
+{
+    teardown();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *t = open_memstream(&text, &len);
+    fprintf(t, prelude, conn_extra, procs, calls);
+    fclose(t);
+    char *msgs = NULL;
+    size_t msgs_len = 0;
+    FILE *m = open_memstream(&msgs, &msgs_len);
+    diag_configure(&(DiagOptions){.out = m, .color = false, .error_limit = 0});
+    diag_reset();
+    arena = arena_new();
+    ast_set_arena(arena);
+    source = source_from_string("t.nn", text, strlen(text));
+    prog = parse_program(source, arena);
+    if (diag_error_count() == 0)
+        sema_analyze(prog, arena);
+    fclose(m);
+    ck_assert_msg(diag_error_count() == 0, "program not accepted:\n%s\n%s", msgs, text);
+    free(msgs);
+    free(text);
+    plan = lower_program(prog, arena, &(LowerOptions){.lanes = true, .fuse = fuse});
+    FILE *d = open_memstream(&dump, &dump_len);
+    lower_dump(plan, d);
+    fclose(d);
+}
+
+static bool dumped(const char *what)
+{
+    return strstr(dump, what) != NULL;
+}
+
+static Type *type_named(const char *name)
+{
+    Symbol *s = sema_scope_find(prog->sema->globals, intern_cstr(arena, name));
+    ck_assert_msg(s && s->kind == SYM_TYPE, "no type '%s'", name);
+    return s->type;
+}
+
+static bool kept(const char *elem)
+{
+    Type *l = type_named("L");
+    for (int i = 0; i < l->elems.len; i++) {
+        Symbol *e = VEC_AT(l->elems, i, Symbol);
+        if (!strcmp(e->name, elem))
+            return lower_elem_kept(plan, l, e);
+    }
+    ck_abort_msg("no element '%s'", elem);
+    return false;
+}
+
+START_TEST(test_lower_shape)
+{
+    plan_for("", "", "", true);
+    ck_assert_int_eq(lower_net_count(plan), 1);
+    LowerNet *n = lower_net_at(plan, 0);
+    ck_assert_ptr_eq(n, lower_net_of(plan, type_named("N")));
+    ck_assert_int_eq(n->groups.len, 2);
+    ck_assert_int_eq(n->nbundles, 1);
+    ck_assert_int_eq(n->bundles[0].src_group, 0);
+    ck_assert_int_eq(n->bundles[0].dst_group, 1);
+    ck_assert_ptr_eq(n->bundles[0].conn, type_named("L"));
+}
+END_TEST
+
+START_TEST(test_lower_transport_then_reduce)
+{
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();",
+             true);
+    ck_assert_msg(dumped("lazy read of s at line"), "%s", dump);
+    ck_assert_msg(dumped("write of s at line 5 not stored"), "%s", dump);
+    ck_assert(!kept("s"));
+    ck_assert(kept("w")); /* read by the recomputation: stays */
+    /* the sending node type keeps the argument of the call in a slot */
+    const PtrVec *slots = lower_node_slots(plan, type_named("U"));
+    ck_assert_int_eq(slots->len, 1);
+    ck_assert_str_eq(VEC_AT(*slots, 0, LowerSlot)->proc->name, "send");
+}
+END_TEST
+
+START_TEST(test_lower_no_fuse)
+{
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();",
+             false);
+    ck_assert_uint_eq(dump_len, 0);
+    ck_assert(kept("s"));
+    ck_assert_int_eq(lower_node_slots(plan, type_named("U"))->len, 0);
+}
+END_TEST
+
+START_TEST(test_lower_read_in_a_later_call)
+{
+    /* the value crosses network calls: it must be in memory */
+    plan_for("",
+             "PROCEDURE e () IS ME.a[].emit (); END;\n"
+             "PROCEDURE g () IS ME.b[].gather (); END;",
+             "net[].e (); net[].g ();", true);
+    ck_assert_msg(!dumped("lazy read"), "%s", dump);
+    ck_assert_msg(!dumped("not stored"), "%s", dump);
+    ck_assert(kept("s"));
+}
+END_TEST
+
+START_TEST(test_lower_partial_writes)
+{
+    /* a slice, a condition in the connection, a node that may return
+       first: none covers every connection, so older values can be read */
+    const char *procs[] = {
+        "PROCEDURE f () IS ME.a[0...0].emit (); ME.b[].gather (); END;",
+        "PROCEDURE f () IS ME.a[].emitIf (); ME.b[].gather (); END;",
+        "PROCEDURE f () IS ME.a[].emitUnlessSmall (); ME.b[].gather (); END;",
+        "PROCEDURE f () IS ME.a[1].emit (); ME.b[].gather (); END;",
+    };
+    for (size_t i = 0; i < sizeof procs / sizeof *procs; i++) {
+        plan_for("", procs[i], "net[].f ();", true);
+        ck_assert_msg(!dumped("lazy read"), "%s: %s", procs[i], dump);
+        ck_assert(kept("s"));
+    }
+}
+END_TEST
+
+START_TEST(test_lower_changed_operand)
+{
+    /* w changes between the write of s and its read: recomputing s then
+       would use the new w */
+    plan_for("",
+             "PROCEDURE f () IS ME.a[].emit (); ME.b[].rescale (); ME.b[].gather (); END;",
+             "net[].f ();", true);
+    ck_assert_msg(!dumped("lazy read of s"), "%s", dump);
+    ck_assert(kept("s"));
+}
+END_TEST
+
+START_TEST(test_lower_two_writers)
+{
+    plan_for("",
+             "PROCEDURE f () IS ME.a[].emit (); ME.a[].emitIf (); ME.b[].gather (); END;",
+             "net[].f ();", true);
+    ck_assert_msg(!dumped("lazy read of s"), "%s", dump);
+    ck_assert(kept("s"));
+}
+END_TEST
+
+START_TEST(test_lower_in_side_writer_out_side_read)
+{
+    plan_for("", "PROCEDURE f () IS ME.b[].back (); ME.a[].collect (); END;", "net[].f ();",
+             true);
+    ck_assert_msg(dumped("lazy read of bk"), "%s", dump);
+    ck_assert(!kept("bk"));
+}
+END_TEST
+
+START_TEST(test_lower_effects_kept)
+{
+    /* RANDOM advances the generator: its write stays though nobody reads it */
+    plan_for("", "PROCEDURE f () IS ME.b[].shake (); END;", "net[].f ();", true);
+    ck_assert_msg(!dumped("write of r"), "%s", dump);
+    ck_assert(kept("r"));
+}
+END_TEST
+
+START_TEST(test_lower_merge_keeps)
+{
+    plan_for("MERGE IS ME.s += YOU.s; END MERGE;",
+             "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", true);
+    ck_assert_msg(!dumped("lazy read of s"), "%s", dump);
+    ck_assert_msg(!dumped("write of s"), "%s", dump);
+    ck_assert(kept("s"));
+}
+END_TEST
+
+START_TEST(test_lower_recursion_gives_up)
+{
+    plan_for("",
+             "PROCEDURE f (Int CONST n) IS\n"
+             "  IF n > 0 THEN ME.f (n - 1); END;\n"
+             "  ME.a[].emit (); ME.b[].gather ();\n"
+             "END;",
+             "net[].f (2);", true);
+    ck_assert_msg(!dumped("lazy read"), "%s", dump);
+    ck_assert(kept("s"));
+    ck_assert(kept("bk"));
+}
+END_TEST
+
+START_TEST(test_lower_unreached_instances)
+{
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();",
+             true);
+    LowerNet *n = lower_net_at(plan, 0);
+    Type *u = type_named("U");
+    Symbol *gather = NULL, *emit = NULL;
+    for (int i = 0; i < u->subrs.len; i++) {
+        Symbol *s = VEC_AT(u->subrs, i, Symbol);
+        if (!strcmp(s->name, "gather"))
+            gather = s;
+        if (!strcmp(s->name, "emit"))
+            emit = s;
+    }
+    ck_assert(lower_lane_reached(plan, gather, n, 1));
+    ck_assert(!lower_lane_reached(plan, gather, n, 0)); /* never called on group a */
+    ck_assert(lower_lane_reached(plan, emit, n, 0));
+}
+END_TEST
+
+static Suite *lower_suite(void)
+{
+    Suite *s = suite_create("lower");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, test_lower_shape);
+    tcase_add_test(tc, test_lower_transport_then_reduce);
+    tcase_add_test(tc, test_lower_no_fuse);
+    tcase_add_test(tc, test_lower_read_in_a_later_call);
+    tcase_add_test(tc, test_lower_partial_writes);
+    tcase_add_test(tc, test_lower_changed_operand);
+    tcase_add_test(tc, test_lower_two_writers);
+    tcase_add_test(tc, test_lower_in_side_writer_out_side_read);
+    tcase_add_test(tc, test_lower_effects_kept);
+    tcase_add_test(tc, test_lower_merge_keeps);
+    tcase_add_test(tc, test_lower_recursion_gives_up);
+    tcase_add_test(tc, test_lower_unreached_instances);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lower_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
