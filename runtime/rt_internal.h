@@ -141,7 +141,8 @@ void rt_lanes_merge(rt_net *net, rt_srcpos where);
 void rt_lanes_leave(rt_net *net, rt_srcpos where);
 /* Where a lane record keeps a plain record's bytes (rt_lane_plan.c): runs
  * of plain bytes [plain_off, plain_off + width) whose lane l is at
- * lane_off + l * stride.  Built by probing the put function. */
+ * lane_off + l * stride (stride 0: an element all lanes share).  Built by
+ * probing the put function. */
 typedef struct rt_lane_run {
     uint32_t plain_off, lane_off, width, stride;
 } rt_lane_run;

@@ -44,37 +44,65 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
  * costs a futex call even when it runs on one thread). */
 enum { RT_IO_GRAIN = 65536 };
 
-/* Moves the elements of replicate r between the area and the nodes:
- * plain records (stride ns, element at `offset`) or one lane of lane
- * records (stride lane.size, element at lane_offset + lane * es). */
-static void move_rep(char *nodes, size_t rec_stride, char *area, size_t es,
-                     int32_t lo, int32_t hi, bool input)
+/* One element of es bytes; the common sizes as single moves, not calls. */
+static inline void move_elem(char *dst, const char *src, size_t es)
 {
-    for (int32_t k = lo; k <= hi; k++) {
-        char *node_elem = nodes + (size_t)k * rec_stride;
-        char *area_elem = area + (size_t)(k - lo) * es;
-        if (input)
-            memcpy(node_elem, area_elem, es);
-        else
-            memcpy(area_elem, node_elem, es);
+    switch (es) {
+    case 1: memcpy(dst, src, 1); break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, es); break;
     }
 }
 
-static void move_one(rt_net *net, int32_t g, int32_t r, int32_t lo, int32_t hi,
-                     size_t offset, size_t lane_offset, const cp_io *io,
-                     int32_t stride, bool input)
+/* Moves the elements of replicate r between the area and its plain node
+ * records (stride rec_stride, element at `offset`). */
+static void move_rep(rt_net *net, int32_t g, int32_t r, int32_t lo, int32_t hi,
+                     size_t offset, const cp_io *io, int32_t stride, bool input)
 {
-    size_t es = io->elem_size;
+    size_t es = io->elem_size, rs = net->desc->groups[g].node_size;
     char *area = (char *)io->data + (size_t)r * stride * es;
-    if (net->blocks) {
-        const rt_lane_desc *lane = &net->desc->groups[g].lane;
-        char *nodes = (char *)net->blocks[r / RT_LANES].nodes[g] + lane_offset +
-                      (size_t)(r % RT_LANES) * es;
-        move_rep(nodes, lane->size, area, es, lo, hi, input);
-    } else {
-        char *nodes = (char *)net->reps[r].nodes[g] + offset;
-        move_rep(nodes, net->desc->groups[g].node_size, area, es, lo, hi, input);
+    char *nodes = (char *)net->reps[r].nodes[g] + offset;
+    for (int32_t k = lo; k <= hi; k++) {
+        char *node_elem = nodes + (size_t)k * rs;
+        char *area_elem = area + (size_t)(k - lo) * es;
+        if (input)
+            move_elem(node_elem, area_elem, es);
+        else
+            move_elem(area_elem, node_elem, es);
     }
+}
+
+/* Moves the elements of the replicates of lane block j: node by node, the
+ * lanes of a node element are adjacent (at lane_offset + lane * es). */
+static void move_block(rt_net *net, int32_t g, int32_t j, int32_t lo, int32_t hi,
+                       size_t lane_offset, const cp_io *io, int32_t stride, bool input)
+{
+    size_t es = io->elem_size, rs = net->desc->groups[g].lane.size;
+    int32_t r0 = j * RT_LANES, n = net->nreps - r0 < RT_LANES ? net->nreps - r0 : RT_LANES;
+    char *area = (char *)io->data + (size_t)r0 * stride * es;
+    char *nodes = (char *)net->blocks[j].nodes[g] + lane_offset;
+    for (int32_t k = lo; k <= hi; k++) {
+        char *lanes = nodes + (size_t)k * rs;
+        for (int32_t l = 0; l < n; l++) {
+            char *area_elem = area + ((size_t)l * stride + (size_t)(k - lo)) * es;
+            if (input)
+                move_elem(lanes + (size_t)l * es, area_elem, es);
+            else
+                move_elem(area_elem, lanes + (size_t)l * es, es);
+        }
+    }
+}
+
+/* Block u (lane blocks) or replicate u (plain replicates). */
+static void move_unit(rt_net *net, int32_t g, int32_t u, int32_t lo, int32_t hi, size_t offset,
+                      size_t lane_offset, const cp_io *io, int32_t stride, bool input)
+{
+    if (net->blocks)
+        move_block(net, g, u, lo, hi, lane_offset, io, stride, input);
+    else
+        move_rep(net, g, u, lo, hi, offset, io, stride, input);
 }
 
 /* Copies between the area and the nodes in the direction given. */
@@ -86,15 +114,17 @@ static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
                                 where);
     if (!stride)
         return;
-    int32_t nreps = net->nreps;
-    int64_t elems = (int64_t)nreps * (hi - lo + 1);
-    if (nreps > 1 && elems >= RT_IO_GRAIN && rt_threads() > 1) {
+    int32_t units = net->blocks ? net->nblocks : net->nreps;
+    int64_t elems = (int64_t)net->nreps * (hi - lo + 1);
+    /* no OpenMP region at all for small moves: even an idle one costs a
+       futex call */
+    if (units > 1 && elems >= RT_IO_GRAIN && rt_threads() > 1) {
 #pragma omp parallel for schedule(static)
-        for (int32_t r = 0; r < nreps; r++)
-            move_one(net, g, r, lo, hi, offset, lane_offset, io, stride, input);
+        for (int32_t u = 0; u < units; u++)
+            move_unit(net, g, u, lo, hi, offset, lane_offset, io, stride, input);
     } else {
-        for (int32_t r = 0; r < nreps; r++)
-            move_one(net, g, r, lo, hi, offset, lane_offset, io, stride, input);
+        for (int32_t u = 0; u < units; u++)
+            move_unit(net, g, u, lo, hi, offset, lane_offset, io, stride, input);
     }
 }
 

@@ -1,7 +1,7 @@
 /* rt_lane_plan.c -- learns where a lane record keeps each plain byte.
  *
  * The ABI fixes the lane layout only as "every element an array over the
- * lanes"; the offsets are the compiler's.  Putting records with a single
+ * lanes, or one value all lanes share"; the offsets are the compiler's.  Putting records with a single
  * byte set into lanes 0 and 1 reveals, for every plain byte, its place in
  * lane 0 and the lane stride.  MERGE then moves elements with inline copies
  * instead of one get/put call per lane; any surprise falls back to calls.
@@ -36,13 +36,13 @@ static int64_t probe(const rt_lane_desc *lane, unsigned char *rec,
 }
 
 /* Appends byte p (lane 0 at q0, stride) to the plan, extending the last
- * run when it continues it. */
+ * run when it continues it.  Stride 0: an element all lanes share. */
 static bool add_byte(rt_lane_plan *plan, size_t p, size_t q0, size_t stride)
 {
     if (plan->nruns > 0) {
         rt_lane_run *r = &plan->run[plan->nruns - 1];
         if (r->stride == stride && r->plain_off + r->width == p &&
-            r->lane_off + r->width == q0 && r->width < stride) {
+            r->lane_off + r->width == q0 && (stride == 0 || r->width < stride)) {
             r->width++;
             return true;
         }
@@ -68,12 +68,12 @@ bool rt_lane_plan_make(rt_lane_plan *plan, const rt_lane_desc *lane,
         if (q0 == -1)
             continue; /* padding of the plain record */
         int64_t q1 = probe(lane, rec, plain_size, lanes, p, 1);
-        ok = q0 >= 0 && q1 > q0 &&
+        ok = q0 >= 0 && q1 >= q0 &&
              (uint64_t)q0 + (uint64_t)(q1 - q0) * (RT_LANES - 1) < lane->size &&
              add_byte(plan, p, (size_t)q0, (size_t)(q1 - q0));
     }
     for (int32_t i = 0; i < plan->nruns && ok; i++) /* whole elements only */
-        ok = plan->run[i].width == plan->run[i].stride;
+        ok = plan->run[i].width == plan->run[i].stride || plan->run[i].stride == 0;
     rt_free(lanes, lane->size);
     return plan->ok = ok;
 }

@@ -97,6 +97,22 @@ static inline void copy_run(char *plain, size_t sz, char *lanes, int n,
     }
 }
 
+/* The value all lanes share into n plain records spaced sz apart (word
+ * copies: the runs of shared elements are whole Reals and Ints). */
+static inline void copy_shared(char *plain, size_t sz, const char *val, int n, uint32_t width)
+{
+    if (width % 4 == 0 && width <= 64) {
+        uint32_t w[16];
+        memcpy(w, val, width);
+        for (int l = 0; l < n; l++)
+            for (uint32_t i = 0; i < width / 4; i++)
+                memcpy(plain + (size_t)l * sz + 4 * i, &w[i], 4);
+        return;
+    }
+    for (int l = 0; l < n; l++)
+        memcpy(plain + (size_t)l * sz, val, width);
+}
+
 /* tmp[l] := lane l of `lanes` for l < n (or the other way). */
 static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
                        bool to_plain)
@@ -105,6 +121,13 @@ static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
     if (p) {
         for (int32_t i = 0; i < p->nruns; i++) {
             const rt_lane_run *r = &p->run[i];
+            if (r->stride == 0) { /* an element shared by the lanes */
+                if (to_plain)
+                    copy_shared(tmp + r->plain_off, st->size, lanes + r->lane_off, n, r->width);
+                else if (n > 0)
+                    memcpy(lanes + r->lane_off, tmp + r->plain_off, r->width);
+                continue;
+            }
             copy_run(tmp + r->plain_off, st->size, lanes + r->lane_off, n,
                      r->width, to_plain);
         }
@@ -141,10 +164,14 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
 {
     char *first = lanes_of(net, 0, s) + (size_t)i * st->lane->size;
     const rt_lane_plan *p = st->plan;
-    if (p) { /* runs are whole elements: width == stride */
-        for (int32_t x = 0; x < p->nruns; x++)
-            fill_run(first + p->run[x].lane_off, (const char *)rec + p->run[x].plain_off,
-                     p->run[x].width);
+    if (p) { /* runs are whole elements: width == stride, or shared (stride 0) */
+        for (int32_t x = 0; x < p->nruns; x++) {
+            const rt_lane_run *r = &p->run[x];
+            if (r->stride == 0)
+                memcpy(first + r->lane_off, (const char *)rec + r->plain_off, r->width);
+            else
+                fill_run(first + r->lane_off, (const char *)rec + r->plain_off, r->width);
+        }
     } else {
         for (int l = 0; l < RT_LANES; l++)
             st->lane->put(first, l, rec);

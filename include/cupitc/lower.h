@@ -18,6 +18,9 @@
  *       * a write that no read needs from memory is *elided*.
  *       * an element that lane code never needs in memory is *dropped*
  *         from the lane record.
+ *   - which connection elements all replicates hold equal whenever lane
+ *     code runs, such as weights changed only right after MERGE
+ *     (uniform.c): a lane record holds them once instead of once per lane.
  *     Everything else stays as the program says.  The plan only changes
  *     where values are kept, never what is computed; the tests compare
  *     every program with and without it (-fno-fuse, -O0).
@@ -106,6 +109,9 @@ int lower_site_slot(const LowerPlan *p, const Expr *site);
 const PtrVec *lower_node_slots(const LowerPlan *p, const Type *node_type);
 /* Whether the lane record of a connection type keeps element `elem`. */
 bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *elem);
+/* Whether element `elem` of a connection type is equal in all replicates
+ * whenever lane code runs (uniform.c): the lane record holds it once. */
+bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem);
 
 /* Whether lane code can run node subroutine `s` on `group` of `net`, or
  * connection subroutine `s` on `bundle` of `net` (a network call of the

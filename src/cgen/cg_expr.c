@@ -255,7 +255,9 @@ const char *cg_lvalue(Cg *cg, Expr *e)
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
         if (cg->lane && is_lane_record(cg, obj))
-            return cg_fmt(cg, "(%s).%s[l]", cg_lvalue(cg, obj), cg_field(cg, e->sym));
+            return cg_fmt(cg, "(%s).%s%s", cg_lvalue(cg, obj), cg_field(cg, e->sym),
+                          e->sym->owner && lower_elem_shared(cg->plan, e->sym->owner, e->sym)
+                              ? "" : "[l]");
         if (is_network_expr(cg, obj)) {
             const char *netx, *repx;
             CgNet *cn;

@@ -644,6 +644,10 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
                 emit(o, "CP_SIMD " LANES " lz_[l] = %s;", cg_lazy_value(cg, lw, b, k, "(*V_)"));
                 emit(o, "const %s *val_ = lz_;", T);
                 emit(o, "(void)V_;");
+            } else if (lower_elem_shared(cg->plan, elem->owner, elem)) {
+                emit(o, "%s sh_[RT_LANES];", T);
+                emit(o, "CP_SIMD " LANES " sh_[l] = V_->%s;", field);
+                emit(o, "const %s *val_ = sh_;", T);
             } else {
                 emit(o, "const %s *val_ = V_->%s;", T, field);
             }
@@ -793,10 +797,30 @@ static void lane_for(Cg *cg, Stmt *s)
     emit_close(o, "%s", "");
 }
 
+/* The element an lvalue rooted at ME changes, or NULL. */
+static const Symbol *me_root_elem(const Expr *t)
+{
+    while (t->kind == EXPR_SUBSCRIPT || (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
+        t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
+    return t->kind == EXPR_SELECT && t->sym && t->sym->kind == SYM_ELEM ? t->sym : NULL;
+}
+
 static void lane_assign(Cg *cg, Stmt *s)
 {
     Expr *t = s->u.assign.target, *v = s->u.assign.value;
     const char *M = cur_mask(cg);
+    const Symbol *root = me_root_elem(t);
+    if (root && root->owner && lower_elem_shared(cg->plan, root->owner, root)) {
+        /* one value for all lanes: every active lane computes the same
+           (lower/uniform.c), so the first one stores it */
+        hoist_in(cg, t);
+        hoist_in(cg, v);
+        const char *lv = cg_lvalue(cg, t);
+        const char *rhs = s->u.assign.op == ASSIGN_SET ? cg_expr_as(cg, v, t->type)
+                                                       : cg_compound_rhs(cg, s, lv);
+        emit(cg->out, "{ const int l = cp_first_lane(%s); if (l >= 0) %s = %s; }", M, lv, rhs);
+        return;
+    }
     if (cg->fn->bundle >= 0 && t->kind == EXPR_SELECT && t->u.select.obj->kind == EXPR_ME &&
         !lower_write_stored(cg->plan, cg->fn->net, cg->fn->bundle, s)) {
         emit(cg->out, "/* ME.%s: not stored, every read recomputes or ignores it */",

@@ -216,10 +216,14 @@ const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem)
 }
 
 /* Whether the lane record of t has element e (the lane plan can leave
- * connection elements out, lower.h). */
-static bool lane_elem(Cg *cg, const Type *t, const Symbol *e)
+ * connection elements out, lower.h), as an array over the lanes or
+ * (*shared) as one value for all of them. */
+static bool lane_elem(Cg *cg, const Type *t, const Symbol *e, bool *shared)
 {
-    return !type_is_node_collection(e->type) && lower_elem_kept(cg->plan, t, e);
+    bool has = !type_is_node_collection(e->type) && lower_elem_kept(cg->plan, t, e);
+    if (shared)
+        *shared = has && lower_elem_shared(cg->plan, t, e);
+    return has;
 }
 
 /* The lane record of t: every data element as an array over the lanes,
@@ -233,9 +237,10 @@ static void emit_lane_struct(Cg *cg, Type *t)
     const char *V = cg_lane_type(cg, t), *T = cg_ctype(cg, t);
     emit_open(o, "typedef struct %s", V);
     int fields = 0;
+    bool shared;
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (!lane_elem(cg, t, e))
+        if (!lane_elem(cg, t, e, &shared) || shared)
             continue;
         emit(o, "%s %s[RT_LANES];", cg_ctype(cg, e->type), cg_field(cg, e));
         fields++;
@@ -252,6 +257,15 @@ static void emit_lane_struct(Cg *cg, Type *t)
             fields++;
         }
     }
+    /* after the lane arrays, which stay aligned as vectors */
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (lane_elem(cg, t, e, &shared) && shared) {
+            emit(o, "%s %s; /* equal in every replicate: shared by the lanes */",
+                 cg_ctype(cg, e->type), cg_field(cg, e));
+            fields++;
+        }
+    }
     if (fields == 0)
         emit(o, "char cp_empty[RT_LANES];");
     emit_close(o, " %s;", V);
@@ -261,8 +275,8 @@ static void emit_lane_struct(Cg *cg, Type *t)
     emit(o, "(void)r; (void)v; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (lane_elem(cg, t, e))
-            emit(o, "r->%s = v->%s[l];", cg_field(cg, e), cg_field(cg, e));
+        if (lane_elem(cg, t, e, &shared))
+            emit(o, "r->%s = v->%s%s;", cg_field(cg, e), cg_field(cg, e), shared ? "" : "[l]");
         else if (!type_is_node_collection(e->type)) /* never read outside a call */
             emit(o, "__builtin_memset(&r->%s, 0, sizeof r->%s);", cg_field(cg, e),
                  cg_field(cg, e));
@@ -274,8 +288,8 @@ static void emit_lane_struct(Cg *cg, Type *t)
     emit(o, "(void)r; (void)v; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (lane_elem(cg, t, e))
-            emit(o, "v->%s[l] = r->%s;", cg_field(cg, e), cg_field(cg, e));
+        if (lane_elem(cg, t, e, &shared))
+            emit(o, "v->%s%s = r->%s;", cg_field(cg, e), shared ? "" : "[l]", cg_field(cg, e));
     }
     emit_close(o, "%s", "");
 }

@@ -88,8 +88,10 @@ LowerPlan *lower_program(Program *prog, Arena *arena, const LowerOptions *opts)
     p->si = prog->sema;
     p->opts = *opts;
     lower_collect_shapes(p);
-    if (opts->lanes && opts->fuse)
+    if (opts->lanes && opts->fuse) {
         lower_transport(p);
+        lower_uniform(p);
+    }
     return p;
 }
 
@@ -124,6 +126,11 @@ const PtrVec *lower_node_slots(const LowerPlan *p, const Type *node_type)
 bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
 {
     return !ptrmap_get(&p->dropped, conn_type, elem, 0);
+}
+
+bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
+{
+    return ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
 }
 
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,

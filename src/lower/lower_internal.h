@@ -32,6 +32,7 @@ struct LowerPlan {
     PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
     PtrMap dropped;       /* (conn type, elem, 0) -> (void *)1 */
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
+    PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     bool planned;         /* the transport plan was made */
     int nslots;
     PtrVec dump;          /* const char* lines for lower_dump */
@@ -39,6 +40,7 @@ struct LowerPlan {
 
 void lower_collect_shapes(LowerPlan *p);
 void lower_transport(LowerPlan *p);
+void lower_uniform(LowerPlan *p);
 
 /* X[] / X[a...b] / X (a bare collection) -> the collection and its interval
  * (NULL for all of it). */

@@ -39,6 +39,7 @@ static void teardown(void)
  * that builds the net and then runs `calls`. */
 static const char *const prelude =
     "PROCEDURE pReal (Real CONST x) IS EXTERNAL;\n"
+    "Real IO xs;\n"
     "Real REDUCTION sum IS RETURN ME + YOU; END REDUCTION;\n"
     "TYPE L IS CONNECTION\n"
     "  Real w := 1.0, s := 0.0, r := 0.0, bk := 0.0;\n"
@@ -47,6 +48,8 @@ static const char *const prelude =
     "  PROCEDURE sendBack (Real CONST e) IS ME.bk := e * ME.w; END;\n"
     "  PROCEDURE noise () IS ME.r := RANDOM (0.0...1.0); END;\n"
     "  PROCEDURE scale () IS ME.w := ME.w * 2.0; END;\n"
+    "  PROCEDURE scaleBy (Real CONST f) IS ME.w := ME.w * f; END;\n"
+    "  PROCEDURE absorb () IS ME.w := ME.w + ME.s; END;\n"
     "  %s\n"
     "END TYPE;\n"
     "TYPE U IS NODE\n"
@@ -64,6 +67,9 @@ static const char *const prelude =
     "  PROCEDURE collect () IS REDUCTION ME.o[].bk:sum INTO ME.got; END;\n"
     "  PROCEDURE shake () IS ME.i[].noise (); END;\n"
     "  PROCEDURE rescale () IS ME.i[].scale (); END;\n"
+    "  PROCEDURE rescaleBy (Real CONST f) IS ME.i[].scaleBy (f); END;\n"
+    "  PROCEDURE absorbIn () IS ME.i[].absorb (); END;\n"
+    "  PROCEDURE maybeRescale () IS IF ME.v > 0.5 THEN ME.i[].scale (); END; END;\n"
     "END TYPE;\n"
     "TYPE G IS GROUP OF U END TYPE;\n"
     "TYPE N IS NETWORK\n"
@@ -123,16 +129,26 @@ static Type *type_named(const char *name)
     return s->type;
 }
 
-static bool kept(const char *elem)
+static Symbol *elem_of_l(const char *elem)
 {
     Type *l = type_named("L");
     for (int i = 0; i < l->elems.len; i++) {
         Symbol *e = VEC_AT(l->elems, i, Symbol);
         if (!strcmp(e->name, elem))
-            return lower_elem_kept(plan, l, e);
+            return e;
     }
     ck_abort_msg("no element '%s'", elem);
-    return false;
+    return NULL;
+}
+
+static bool kept(const char *elem)
+{
+    return lower_elem_kept(plan, type_named("L"), elem_of_l(elem));
+}
+
+static bool shared(const char *elem)
+{
+    return lower_elem_shared(plan, type_named("L"), elem_of_l(elem));
 }
 
 START_TEST(test_lower_shape)
@@ -154,7 +170,7 @@ START_TEST(test_lower_transport_then_reduce)
     plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();",
              true);
     ck_assert_msg(dumped("lazy read of s at line"), "%s", dump);
-    ck_assert_msg(dumped("write of s at line 5 not stored"), "%s", dump);
+    ck_assert_msg(dumped("write of s at line 6 not stored"), "%s", dump); /* send */
     ck_assert(!kept("s"));
     ck_assert(kept("w")); /* read by the recomputation: stays */
     /* the sending node type keeps the argument of the call in a slot */
@@ -289,6 +305,56 @@ START_TEST(test_lower_unreached_instances)
 }
 END_TEST
 
+/* ---- elements equal in every replicate (uniform.c) ---------------------------- */
+
+static const char *const train_procs =
+    "PROCEDURE learn () IS ME.a[].emit (); ME.b[].gather (); ME.b[].back (); END;\n"
+    "PROCEDURE adapt () IS ME.b[].rescale (); END;\n"
+    "PROCEDURE absorb () IS ME.b[].absorbIn (); END;\n"
+    "PROCEDURE personal () IS ME.b[].rescaleBy (Real (INDEX)); END;\n"
+    "PROCEDURE maybe () IS ME.b[].maybeRescale (); END;\n"
+    "PROCEDURE shake () IS ME.b[].shake (); END;";
+
+START_TEST(test_lower_shared_after_merge)
+{
+    /* inputs make s and bk differ between replicates; w changes only after
+       MERGE, from equal values */
+    plan_for("", train_procs,
+             "REPEAT net[].a[].v <-- xs; net[].learn (); MERGE net; net[].adapt ();\n"
+             "  UNTIL false END REPEAT;",
+             true);
+    ck_assert_msg(shared("w"), "%s", dump);
+    ck_assert(!shared("bk"));
+    ck_assert_msg(dumped("element w shared"), "%s", dump);
+    /* MERGE also makes the diverged elements equal again */
+    plan_for("", train_procs, "net[].a[].v <-- xs; net[].learn (); MERGE net; net[].absorb ();",
+             true);
+    ck_assert_msg(shared("w"), "%s", dump);
+}
+END_TEST
+
+START_TEST(test_lower_not_shared)
+{
+    const char *calls[] = {
+        "net[].a[].v <-- xs; net[].learn (); net[].absorb ();", /* no MERGE between */
+        "net[0].adapt ();",                                     /* one replicate */
+        "net[1...2].adapt ();",                                 /* some replicates */
+        "net[].personal ();",                                   /* INDEX */
+        "net[].a[].v <-- xs; net[].b[].v <-- xs; net[].maybe ();", /* diverged condition */
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+        plan_for("", train_procs, calls[i], true);
+        ck_assert_msg(!shared("w"), "%s: %s", calls[i], dump);
+    }
+    plan_for("", train_procs, "net[].shake ();", true);
+    ck_assert(!shared("r")); /* RANDOM */
+    plan_for("MERGE IS ME.w += YOU.w; END MERGE;", train_procs, "net[].adapt ();", true);
+    ck_assert(!shared("w")); /* the MERGE procedure combines it */
+    plan_for("", train_procs, "net[].adapt ();", false);
+    ck_assert(!shared("w")); /* -fno-fuse */
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
     Suite *s = suite_create("lower");
@@ -306,6 +372,8 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_merge_keeps);
     tcase_add_test(tc, test_lower_recursion_gives_up);
     tcase_add_test(tc, test_lower_unreached_instances);
+    tcase_add_test(tc, test_lower_shared_after_merge);
+    tcase_add_test(tc, test_lower_not_shared);
     suite_add_tcase(s, tc);
     return s;
 }

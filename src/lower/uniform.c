@@ -1,0 +1,765 @@
+/* uniform.c -- connection elements that every replicate holds equal.
+ *
+ * REPLICATE makes copies and MERGE gives every replicate the merged
+ * values, so right after either statement all replicates agree on every
+ * element.  They diverge only through a write whose value or control
+ * depends on something that differs between replicates: I/O into the
+ * replicates, INDEX of a network subroutine, RANDOM, EXTERNAL code, a call
+ * on some replicates only (net[i], net[a...b]), or data that has diverged
+ * already.  A weight that RPROP changes only right after MERGE, from
+ * merged gradients, never diverges; the lane record can then hold it once
+ * per block instead of once per lane ("shared"), which cuts its memory
+ * traffic sixteen-fold.
+ *
+ * The analysis is an abstract interpretation of the central agent: for
+ * each network variable a set of diverged elements (by type and element),
+ * emptied by REPLICATE and MERGE and grown by every network call, which is
+ * walked with its arguments and control flow (a condition that differs
+ * between replicates makes everything it controls diverge; so does
+ * anything after a RETURN or BREAK under such a condition).  Locals and
+ * parameters get one flag each for the whole program; the walk is
+ * repeated until those flags no longer change.  A connection element
+ * that never diverges and that its type's MERGE procedure does not write
+ * is shared. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower_internal.h"
+
+typedef struct UCtx {
+    LowerPlan *p;
+    PtrMap loc_ids;        /* (type, NULL, elem index) -> loc + 1 */
+    int nloc;
+    uint8_t *ever;         /* [nloc]: diverged at some point */
+    PtrMap div;            /* Symbol* (local, parameter) -> (void *)1: diverged */
+    bool changed;          /* a symbol was marked in this round */
+    unsigned marks;        /* symbols marked so far */
+    PtrVec stack;          /* subroutines being walked */
+    bool gave_up;
+} UCtx;
+
+/* One network call being walked: the diverged set of its variable and the
+ * control state of the subroutine. */
+typedef struct UWalk {
+    uint8_t *D;            /* [nloc] */
+    bool ctl;              /* control differs between replicates here */
+    bool exit_div;         /* a RETURN/BREAK under such control happened */
+    bool ret;              /* function result diverges */
+    bool net_level;        /* INDEX is the replicate index */
+} UWalk;
+
+static int loc_of(UCtx *c, const Type *t, int elem)
+{
+    intptr_t v = (intptr_t)ptrmap_get(&c->loc_ids, t, NULL, elem);
+    return (int)v - 1;
+}
+
+static void diverge(UCtx *c, UWalk *w, int loc)
+{
+    if (loc < 0)
+        return;
+    w->D[loc] = 1;
+    c->ever[loc] = 1;
+}
+
+static bool sym_div(UCtx *c, const Symbol *s)
+{
+    return ptrmap_get(&c->div, s, NULL, 0) != NULL;
+}
+
+static void mark_sym(UCtx *c, const Symbol *s)
+{
+    if (!s || sym_div(c, s))
+        return;
+    ptrmap_put(c->p->arena, &c->div, s, NULL, 0, (void *)1);
+    c->changed = true;
+    c->marks++;
+}
+
+static bool enter(UCtx *c, const Symbol *s)
+{
+    for (int i = 0; i < c->stack.len; i++)
+        if (c->stack.items[i] == s) {
+            c->gave_up = true;
+            return false;
+        }
+    vec_push(c->p->arena, &c->stack, (void *)s);
+    return true;
+}
+
+static void leave(UCtx *c)
+{
+    c->stack.len--;
+}
+
+/* The element an object rooted at ME (or at a node ME.g[i] of network
+ * code) denotes: its location, and whether a subscript on the way
+ * diverges. */
+static bool u_expr(UCtx *c, UWalk *w, Expr *e);
+
+static int root_loc(UCtx *c, UWalk *w, Expr *e, bool *idx_div)
+{
+    for (;;) {
+        if (e->kind == EXPR_SELECT) {
+            Expr *o = e->u.select.obj;
+            if (o->kind == EXPR_ME && e->sym && e->sym->kind == SYM_ELEM)
+                return loc_of(c, e->sym->owner, e->sym->index);
+            if (o->kind == EXPR_SUBSCRIPT && e->sym && e->sym->kind == SYM_ELEM &&
+                o->u.subscript.obj->kind == EXPR_SELECT && o->u.subscript.obj->sym &&
+                type_is_node_collection(o->u.subscript.obj->sym->type)) {
+                *idx_div |= u_expr(c, w, o->u.subscript.index); /* ME.g[i].e */
+                return loc_of(c, e->sym->owner, e->sym->index);
+            }
+            e = o;
+        } else if (e->kind == EXPR_SUBSCRIPT) {
+            *idx_div |= u_expr(c, w, e->u.subscript.index);
+            e = e->u.subscript.obj;
+        } else {
+            return -1;
+        }
+    }
+}
+
+/* The local or parameter an lvalue is rooted at, or NULL. */
+static const Symbol *root_sym(Expr *e)
+{
+    for (;;) {
+        if (e->kind == EXPR_NAME)
+            return e->sym && (e->sym->kind == SYM_VAR || e->sym->kind == SYM_PARAM ||
+                              e->sym->kind == SYM_CONST) && !e->sym->is_global
+                       ? e->sym
+                       : NULL;
+        if (e->kind == EXPR_SELECT)
+            e = e->u.select.obj;
+        else if (e->kind == EXPR_SUBSCRIPT)
+            e = e->u.subscript.obj;
+        else
+            return NULL;
+    }
+}
+
+static bool is_pure_library_function(const Symbol *f)
+{
+    static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
+                                        "minReal", "maxReal"};
+    if (!f || f->kind != SYM_FUNC || !f->external)
+        return false;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(f->name, names[i]))
+            return true;
+    return false;
+}
+
+static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl);
+
+/* Whether the value of e differs between replicates. */
+static bool u_expr(UCtx *c, UWalk *w, Expr *e)
+{
+    if (!e)
+        return false;
+    bool d = false;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING:
+        return false;
+    case EXPR_INDEX:
+        return w->net_level; /* the replicate index; a node's index is the same everywhere */
+    case EXPR_NAME:
+        return e->sym && sym_div(c, e->sym);
+    case EXPR_ME: case EXPR_YOU:
+        return false; /* as a whole: only EXTERNAL code sees it */
+    case EXPR_SELECT:
+    case EXPR_SUBSCRIPT: {
+        bool idx = false;
+        int loc = root_loc(c, w, e, &idx);
+        if (loc >= 0)
+            return idx || w->D[loc];
+        if (e->kind == EXPR_SELECT)
+            return u_expr(c, w, e->u.select.obj);
+        return u_expr(c, w, e->u.subscript.obj) | u_expr(c, w, e->u.subscript.index);
+    }
+    case EXPR_ALLSLICE:
+        return u_expr(c, w, e->u.allslice.obj);
+    case EXPR_CONNADDR:
+        return true;
+    case EXPR_UNARY:
+        return e->u.unary.op == OP_RANDOM || u_expr(c, w, e->u.unary.operand);
+    case EXPR_BINARY:
+        d = u_expr(c, w, e->u.binary.lhs);
+        return u_expr(c, w, e->u.binary.rhs) || d;
+    case EXPR_TERNARY:
+        d = u_expr(c, w, e->u.ternary.cond);
+        d |= u_expr(c, w, e->u.ternary.then_e);
+        return u_expr(c, w, e->u.ternary.else_e) || d;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.len; i++)
+            d |= u_expr(c, w, VEC_AT(e->u.call.args, i, Expr));
+        /* EXTERNAL code may answer each replicate differently */
+        return d || (e->sym && e->sym->external && !is_pure_library_function(e->sym));
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            d |= u_expr(c, w, VEC_AT(e->u.convert.args, i, Expr));
+        return d;
+    case EXPR_MAXINDEX:
+        return u_expr(c, w, e->u.maxindex.obj);
+    case EXPR_OBJCALL: {
+        Expr *o = e->u.objcall.obj;
+        if (e->sym && e->sym->owner && type_is_structure(e->sym->owner) &&
+            e->sym->owner->kind != TY_RECORD && o->kind == EXPR_ME)
+            return u_subr(c, w, e->sym, &e->u.objcall.args, w->ctl); /* object function */
+        d = u_expr(c, w, o);
+        for (int i = 0; i < e->u.objcall.args.len; i++)
+            d |= u_expr(c, w, VEC_AT(e->u.objcall.args, i, Expr));
+        return true; /* a record function, a node function on another node: unknown */
+    }
+    default:
+        return true;
+    }
+}
+
+/* An assignment to `t` of a value that diverges (or not). */
+static void u_store(UCtx *c, UWalk *w, Expr *t, bool d)
+{
+    bool idx = false;
+    int loc = root_loc(c, w, t, &idx);
+    d |= idx || w->ctl;
+    if (loc >= 0) {
+        if (d)
+            diverge(c, w, loc);
+        return;
+    }
+    const Symbol *s = root_sym(t);
+    if (s && d)
+        mark_sym(c, s);
+}
+
+/* An object changed in place by code we do not follow (a record procedure,
+ * a VAR argument): it diverges. */
+static void u_clobber(UCtx *c, UWalk *w, Expr *t)
+{
+    bool idx = false;
+    int loc = root_loc(c, w, t, &idx);
+    if (loc >= 0)
+        diverge(c, w, loc);
+    else if (root_sym(t))
+        mark_sym(c, root_sym(t));
+}
+
+static void u_block(UCtx *c, UWalk *w, Block *b);
+
+static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args)
+{
+    for (int i = 0; i < args->len; i++) {
+        Expr *a = VEC_AT(*args, i, Expr);
+        const Symbol *p = callee && i < callee->params.len ? VEC_AT(callee->params, i, Symbol)
+                                                           : NULL;
+        bool d = u_expr(c, w, a);
+        if (p && p->access == ACCESS_VAR)
+            u_clobber(c, w, a);
+        else if (p && d)
+            mark_sym(c, p);
+    }
+}
+
+/* Walks object subroutine s on the current network variable's data with
+ * the given arguments; ctl: whether running it at all differs between
+ * replicates.  Returns whether its result (functions) diverges. */
+static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl)
+{
+    if (args)
+        u_args(c, w, s, args);
+    if (!s->decl || s->external) {
+        if (args) /* EXTERNAL: its VAR arguments are unknown */
+            for (int i = 0; i < args->len; i++)
+                u_clobber(c, w, VEC_AT(*args, i, Expr));
+        return true;
+    }
+    if (!enter(c, s))
+        return true;
+    UWalk inner = {.D = w->D, .ctl = ctl || w->ctl,
+                   .net_level = s->owner && s->owner->kind == TY_NETWORK};
+    u_block(c, &inner, s->decl->u.subr.body);
+    leave(c);
+    return inner.ret || inner.ctl;
+}
+
+/* X.p (args) in object code: a group, a node, an interface, ME. */
+static void u_objcall(UCtx *c, UWalk *w, Expr *call)
+{
+    Symbol *p = call->sym;
+    Expr *obj = call->u.objcall.obj;
+    if (!p || !p->owner) {
+        u_expr(c, w, call);
+        return;
+    }
+    if (p->owner->kind == TY_RECORD) { /* a record procedure changes its object */
+        u_args(c, w, p, &call->u.objcall.args);
+        u_clobber(c, w, obj);
+        return;
+    }
+    bool ctl = false;
+    Expr *base, *range;
+    if (obj->kind == EXPR_SUBSCRIPT && type_is_integral(obj->u.subscript.index->type)) {
+        ctl = u_expr(c, w, obj->u.subscript.index);
+    } else if (obj->kind != EXPR_ME) {
+        lower_split_multi(obj, &base, &range);
+        if (range)
+            ctl = u_expr(c, w, range);
+    }
+    u_subr(c, w, p, &call->u.objcall.args, ctl);
+}
+
+static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_ASSIGN: {
+        Expr *t = s->u.assign.target;
+        bool d = u_expr(c, w, s->u.assign.value);
+        if (s->u.assign.op != ASSIGN_SET)
+            d |= u_expr(c, w, t);
+        u_store(c, w, t, d);
+        break;
+    }
+    case STMT_CALL: {
+        Expr *call = s->u.call.call;
+        u_args(c, w, call->sym, &call->u.call.args);
+        if (call->sym && call->sym->external)
+            for (int i = 0; i < call->u.call.args.len; i++)
+                if (i >= call->sym->params.len ||
+                    VEC_AT(call->sym->params, i, Symbol)->access != ACCESS_CONST)
+                    u_clobber(c, w, VEC_AT(call->u.call.args, i, Expr));
+        break;
+    }
+    case STMT_OBJCALL:
+        u_objcall(c, w, s->u.call.call);
+        break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            u_objcall(c, w, VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_REDUCTION: {
+        Expr *pvs = s->u.reduction.pvs;
+        bool idx = false, d = false;
+        Symbol *e = pvs->sym;
+        int loc = e && e->owner ? loc_of(c, e->owner, e->index) : -1;
+        Expr *base, *range;
+        lower_split_multi(pvs->u.select.obj, &base, &range);
+        if (range)
+            d |= u_expr(c, w, range);
+        d |= loc < 0 || w->D[loc] || idx;
+        u_store(c, w, s->u.reduction.into, d);
+        break;
+    }
+    case STMT_WTA: {
+        Symbol *e = s->target;
+        int loc = e && e->owner ? loc_of(c, e->owner, e->index) : -1;
+        Expr *base, *range;
+        lower_split_multi(s->u.wta.pv, &base, &range);
+        bool d = loc < 0 || w->D[loc] || (range && u_expr(c, w, range));
+        if (s->proc)
+            u_subr(c, w, s->proc, &s->u.wta.args, d); /* the winner may differ */
+        break;
+    }
+    case STMT_RETURN:
+        if (s->u.ret.value && u_expr(c, w, s->u.ret.value))
+            w->ret = true;
+        if (w->ctl)
+            w->exit_div = true;
+        break;
+    case STMT_BREAK:
+    case STMT_REPLICATE:
+        if (s->kind == STMT_REPLICATE)
+            u_expr(c, w, s->u.replicate.count);
+        if (w->ctl)
+            w->exit_div = true;
+        break;
+    case STMT_IF: {
+        bool saved = w->ctl;
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            if (u_expr(c, w, arm->cond))
+                w->ctl = true; /* this arm and all later ones */
+            bool ctl = w->ctl;
+            u_block(c, w, arm->body);
+            w->ctl = ctl;
+        }
+        u_block(c, w, s->u.if_.else_body);
+        w->ctl = saved || w->exit_div;
+        break;
+    }
+    case STMT_LOOP:
+    case STMT_FOR: {
+        bool saved = w->ctl;
+        /* until a round changes nothing: a value can take several rounds to
+           reach the element that is read first */
+        uint8_t *before = malloc((size_t)c->nloc + 1);
+        if (!before) {
+            c->gave_up = true;
+            break;
+        }
+        for (int round = 0; round < 10000; round++) {
+            memcpy(before, w->D, (size_t)c->nloc);
+            unsigned marks = c->marks;
+            bool ctl_before = w->ctl;
+            if (s->kind == STMT_FOR) {
+                bool d = u_expr(c, w, s->u.for_.from) | u_expr(c, w, s->u.for_.to);
+                u_store(c, w, s->u.for_.var, d);
+                w->ctl |= d || u_expr(c, w, s->u.for_.until_cond);
+                u_block(c, w, s->u.for_.body);
+            } else {
+                w->ctl |= u_expr(c, w, s->u.loop.while_cond);
+                u_block(c, w, s->u.loop.body);
+                w->ctl |= u_expr(c, w, s->u.loop.until_cond);
+            }
+            if (!memcmp(before, w->D, (size_t)c->nloc) && marks == c->marks &&
+                ctl_before == w->ctl)
+                break;
+        }
+        free(before);
+        w->ctl = saved || w->exit_div;
+        break;
+    }
+    default:
+        /* EXTEND, CONNECT, DISCONNECT: topology is shared and frozen while
+           replicated (changing it there is a run-time error) */
+        break;
+    }
+    if (w->exit_div)
+        w->ctl = true;
+}
+
+static void u_block(UCtx *c, UWalk *w, Block *b)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++) {
+            InitId *id = VEC_AT(d->u.data.ids, j, InitId);
+            if (id->sym && ((id->init && u_expr(c, w, id->init)) || w->ctl))
+                mark_sym(c, id->sym);
+        }
+    }
+    for (int i = 0; i < b->stmts.len; i++)
+        u_stmt(c, w, VEC_AT(b->stmts, i, Stmt));
+}
+
+/* ---- the central agent --------------------------------------------------------- */
+
+/* Diverged sets of all network variables, in si->networks order. */
+typedef struct CaState {
+    int nnets;
+    uint8_t **D;
+} CaState;
+
+static int net_var_index(const SemaInfo *si, const Symbol *v)
+{
+    for (int i = 0; i < si->networks.len; i++)
+        if (si->networks.items[i] == v)
+            return i;
+    return -1;
+}
+
+/* The network variable an object like net, net[i], net[].g[].e names. */
+static const Symbol *net_var_of(Expr *e)
+{
+    for (;;) {
+        switch (e->kind) {
+        case EXPR_NAME: return e->sym && e->sym->type && e->sym->type->kind == TY_NETWORK
+                                   ? e->sym : NULL;
+        case EXPR_SELECT: e = e->u.select.obj; break;
+        case EXPR_SUBSCRIPT: e = e->u.subscript.obj; break;
+        case EXPR_ALLSLICE: e = e->u.allslice.obj; break;
+        default: return NULL;
+        }
+    }
+}
+
+static void ca_block(UCtx *c, CaState *st, Block *b);
+
+/* A network subroutine called from the central agent. */
+static void ca_net_call(UCtx *c, CaState *st, Expr *call)
+{
+    Expr *obj = call->u.objcall.obj;
+    const Symbol *v = net_var_of(obj);
+    int n = v ? net_var_index(c->p->si, v) : -1;
+    if (n < 0 || !call->sym)
+        return;
+    /* all replicates (net, net[]) run it alike; net[i], net[a...b] and a
+       function on replicate 0 make whatever they write diverge */
+    bool all = call->sym->kind == SYM_OBJPROC &&
+               (obj->kind == EXPR_NAME || obj->kind == EXPR_ALLSLICE);
+    UWalk w = {.D = st->D[n], .net_level = true};
+    u_subr(c, &w, call->sym, NULL, !all);
+}
+
+static void ca_expr(UCtx *c, CaState *st, Expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_SELECT: ca_expr(c, st, e->u.select.obj); break;
+    case EXPR_SUBSCRIPT:
+        ca_expr(c, st, e->u.subscript.obj);
+        ca_expr(c, st, e->u.subscript.index);
+        break;
+    case EXPR_UNARY: ca_expr(c, st, e->u.unary.operand); break;
+    case EXPR_BINARY:
+        ca_expr(c, st, e->u.binary.lhs);
+        ca_expr(c, st, e->u.binary.rhs);
+        break;
+    case EXPR_TERNARY:
+        ca_expr(c, st, e->u.ternary.cond);
+        ca_expr(c, st, e->u.ternary.then_e);
+        ca_expr(c, st, e->u.ternary.else_e);
+        break;
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            ca_expr(c, st, VEC_AT(e->u.convert.args, i, Expr));
+        break;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.len; i++)
+            ca_expr(c, st, VEC_AT(e->u.call.args, i, Expr));
+        if (e->sym && e->sym->is_central_agent && e->sym->decl && !e->sym->external &&
+            enter(c, e->sym)) { /* a CA function: walked in place */
+            ca_block(c, st, e->sym->decl->u.subr.body);
+            leave(c);
+        }
+        break;
+    case EXPR_OBJCALL:
+        ca_expr(c, st, e->u.objcall.obj);
+        for (int i = 0; i < e->u.objcall.args.len; i++)
+            ca_expr(c, st, VEC_AT(e->u.objcall.args, i, Expr));
+        if (e->sym && e->sym->owner && e->sym->owner->kind == TY_NETWORK)
+            ca_net_call(c, st, e);
+        break;
+    default:
+        break;
+    }
+}
+
+static void st_copy_into(CaState *d, const CaState *s, int nloc)
+{
+    for (int i = 0; i < s->nnets; i++)
+        memcpy(d->D[i], s->D[i], (size_t)nloc);
+}
+
+static CaState *st_new(UCtx *c)
+{
+    CaState *s = arena_alloc(c->p->arena, sizeof *s);
+    s->nnets = c->p->si->networks.len;
+    s->D = arena_alloc(c->p->arena, (size_t)(s->nnets + 1) * sizeof *s->D);
+    for (int i = 0; i < s->nnets; i++)
+        s->D[i] = calloc((size_t)c->nloc + 1, 1);
+    return s;
+}
+
+static void st_free(CaState *s)
+{
+    for (int i = 0; i < s->nnets; i++)
+        free(s->D[i]);
+}
+
+/* d |= s; returns whether d grew */
+static bool st_join(CaState *d, const CaState *s, int nloc)
+{
+    bool grew = false;
+    for (int i = 0; i < s->nnets; i++)
+        for (int k = 0; k < nloc; k++)
+            if (s->D[i][k] && !d->D[i][k]) {
+                d->D[i][k] = 1;
+                grew = true;
+            }
+    return grew;
+}
+
+static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_MERGE:
+    case STMT_REPLICATE: {
+        /* all replicates equal again (REPLICATE: copies, or back to one) */
+        const Symbol *v = net_var_of(s->kind == STMT_MERGE ? s->u.merge.obj : s->u.replicate.obj);
+        int n = v ? net_var_index(c->p->si, v) : -1;
+        if (s->kind == STMT_REPLICATE)
+            ca_expr(c, st, s->u.replicate.count);
+        if (n >= 0)
+            memset(st->D[n], 0, (size_t)c->nloc);
+        break;
+    }
+    case STMT_INPUT: {
+        Expr *pvs = s->u.io.node_side;
+        const Symbol *v = net_var_of(pvs);
+        int n = v ? net_var_index(c->p->si, v) : -1;
+        if (n >= 0 && pvs->sym) {
+            int loc = loc_of(c, pvs->sym->owner, pvs->sym->index);
+            if (loc >= 0) {
+                st->D[n][loc] = 1;
+                c->ever[loc] = 1;
+            }
+        }
+        break;
+    }
+    case STMT_ASSIGN:
+        ca_expr(c, st, s->u.assign.target);
+        ca_expr(c, st, s->u.assign.value);
+        break;
+    case STMT_CALL:
+    case STMT_OBJCALL:
+        ca_expr(c, st, s->u.call.call);
+        break;
+    case STMT_MULTICALL:
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            ca_expr(c, st, VEC_AT(s->u.multi.calls, i, Expr));
+        break;
+    case STMT_REDUCTION:
+        ca_expr(c, st, s->u.reduction.into);
+        break;
+    case STMT_RETURN:
+        ca_expr(c, st, s->u.ret.value);
+        break;
+    case STMT_IF: {
+        CaState *in = st_new(c), *out = st_new(c);
+        st_copy_into(in, st, c->nloc);
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            ca_expr(c, st, arm->cond);
+            st_copy_into(in, st, c->nloc);
+            ca_block(c, st, arm->body);
+            st_join(out, st, c->nloc);
+            st_copy_into(st, in, c->nloc);
+        }
+        ca_block(c, st, s->u.if_.else_body);
+        st_join(st, out, c->nloc);
+        st_free(in);
+        st_free(out);
+        break;
+    }
+    case STMT_LOOP:
+    case STMT_FOR: {
+        /* the state at the head: what enters plus what one more round adds */
+        CaState *head = st_new(c);
+        st_copy_into(head, st, c->nloc);
+        for (int guard = 0; guard < 10000; guard++) {
+            if (s->kind == STMT_FOR) {
+                ca_expr(c, st, s->u.for_.from);
+                ca_expr(c, st, s->u.for_.to);
+                ca_block(c, st, s->u.for_.body);
+                ca_expr(c, st, s->u.for_.until_cond);
+            } else {
+                ca_expr(c, st, s->u.loop.while_cond);
+                ca_block(c, st, s->u.loop.body);
+                ca_expr(c, st, s->u.loop.until_cond);
+            }
+            if (!st_join(head, st, c->nloc))
+                break;
+            st_copy_into(st, head, c->nloc);
+        }
+        st_join(st, head, c->nloc);
+        st_free(head);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void ca_block(UCtx *c, CaState *st, Block *b)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < b->defs.len; i++) {
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++)
+            ca_expr(c, st, VEC_AT(d->u.data.ids, j, InitId)->init);
+    }
+    for (int i = 0; i < b->stmts.len; i++)
+        ca_stmt(c, st, VEC_AT(b->stmts, i, Stmt));
+}
+
+/* Elements a MERGE procedure assigns to (ME.e := ..., ME.e += ...). */
+static void merge_writes(Block *b, PtrMap *out, Arena *a)
+{
+    if (!b)
+        return;
+    for (int i = 0; i < b->stmts.len; i++) {
+        Stmt *s = VEC_AT(b->stmts, i, Stmt);
+        switch (s->kind) {
+        case STMT_ASSIGN: {
+            Expr *t = s->u.assign.target;
+            while (t->kind == EXPR_SUBSCRIPT ||
+                   (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
+                t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
+            if (t->kind == EXPR_SELECT && t->sym)
+                ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
+            break;
+        }
+        case STMT_IF:
+            for (int j = 0; j < s->u.if_.arms.len; j++)
+                merge_writes(VEC_AT(s->u.if_.arms, j, IfArm)->body, out, a);
+            merge_writes(s->u.if_.else_body, out, a);
+            break;
+        case STMT_LOOP: merge_writes(s->u.loop.body, out, a); break;
+        case STMT_FOR: merge_writes(s->u.for_.body, out, a); break;
+        case STMT_OBJCALL: { /* a record procedure on an element: it is written */
+            Expr *t = s->u.call.call->u.objcall.obj;
+            while (t->kind == EXPR_SUBSCRIPT ||
+                   (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
+                t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
+            if (t->kind == EXPR_SELECT && t->sym)
+                ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+void lower_uniform(LowerPlan *p)
+{
+    SemaInfo *si = p->si;
+    if (!si->program || !si->program->decl)
+        return;
+    UCtx c = {.p = p};
+    for (int i = 0; i < si->types.len; i++) {
+        Type *t = VEC_AT(si->types, i, Type);
+        if (t->kind != TY_NETWORK && t->kind != TY_NODE && t->kind != TY_CONNECTION)
+            continue;
+        for (int e = 0; e < t->elems.len; e++)
+            ptrmap_put(p->arena, &c.loc_ids, t, NULL, e, (void *)(intptr_t)(++c.nloc));
+    }
+    c.ever = calloc((size_t)c.nloc + 1, 1);
+    /* locals and parameters only ever become diverged: repeat until stable */
+    for (int round = 0; round < 100; round++) {
+        c.changed = false;
+        memset(c.ever, 0, (size_t)c.nloc);
+        CaState *st = st_new(&c);
+        c.stack.len = 0;
+        enter(&c, si->program);
+        ca_block(&c, st, si->program->decl->u.subr.body);
+        st_free(st);
+        if (!c.changed || c.gave_up)
+            break;
+        if (round == 99)
+            c.gave_up = true;
+    }
+    if (!c.gave_up) {
+        for (int i = 0; i < si->types.len; i++) {
+            Type *t = VEC_AT(si->types, i, Type);
+            if (t->kind != TY_CONNECTION)
+                continue;
+            PtrMap merged = {0};
+            if (t->merge && t->merge->decl)
+                merge_writes(t->merge->decl->u.subr.body, &merged, p->arena);
+            for (int e = 0; e < t->elems.len; e++) {
+                Symbol *el = VEC_AT(t->elems, e, Symbol);
+                if (c.ever[loc_of(&c, t, e)] || ptrmap_get(&merged, el, NULL, 0))
+                    continue;
+                ptrmap_put(p->arena, &p->shared, t, el, 0, (void *)1);
+                vec_push(p->arena, &p->dump,
+                         arena_printf(p->arena, "%s: element %s shared by the lanes of a block",
+                                      t->name, el->name));
+            }
+        }
+    }
+    free(c.ever);
+}
