@@ -31,7 +31,9 @@ def main():
     ap = argparse.ArgumentParser()
     for name in ("--train", "--test", "--label", "--weights"):
         ap.add_argument(name)
-    for name, default in (("--hidden", 16), ("--epochs", 20), ("--warmup", 2), ("--threads", 1)):
+    # --seed: accepted like the other systems; the start weights come from --weights
+    for name, default in (("--hidden", 16), ("--epochs", 20), ("--warmup", 2), ("--threads", 1),
+                          ("--seed", 1)):
         ap.add_argument(name, type=int, default=default)
     a = ap.parse_args()
     import torch

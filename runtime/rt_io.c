@@ -83,6 +83,19 @@ static void move_block(rt_net *net, int32_t g, int32_t j, int32_t lo, int32_t hi
     int32_t r0 = j * RT_LANES, n = net->nreps - r0 < RT_LANES ? net->nreps - r0 : RT_LANES;
     char *area = (char *)io->data + (size_t)r0 * stride * es;
     char *nodes = (char *)net->blocks[j].nodes[g] + lane_offset;
+    if (es == 4) { /* Real, Int: a strided gather (scatter) per node */
+        for (int32_t k = lo; k <= hi; k++) {
+            uint32_t *lanes = (uint32_t *)(void *)(nodes + (size_t)k * rs);
+            uint32_t *col = (uint32_t *)(void *)area + (k - lo);
+            if (input)
+                for (int32_t l = 0; l < n; l++)
+                    lanes[l] = col[(size_t)l * stride];
+            else
+                for (int32_t l = 0; l < n; l++)
+                    col[(size_t)l * stride] = lanes[l];
+        }
+        return;
+    }
     for (int32_t k = lo; k <= hi; k++) {
         char *lanes = nodes + (size_t)k * rs;
         for (int32_t l = 0; l < n; l++) {

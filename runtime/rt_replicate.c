@@ -48,20 +48,30 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
     return (int32_t)k;
 }
 
-/* The count for INTO lo...hi with lane blocks.  A block runs RT_LANES
- * replicates for about the price of one, so the grain counts blocks: enough
- * blocks that one parallel call has a grain of work, at least one block per
- * thread, rounded up to a multiple of the thread count.  Unlike the plain
- * rule the grain is not multiplied by the thread count: more replicates
- * mean more MERGE and update work per epoch, which more threads would then
- * only share. */
+/* The count for INTO lo...hi with lane blocks (docs/replication.md).  A
+ * block runs RT_LANES replicates for about the price of one, so the rule
+ * counts blocks.  One thread: enough blocks that a call has RT_GRAIN of
+ * work (each call costs the central agent a few steps), no more, since
+ * every block adds MERGE and update work.  Several threads: a parallel
+ * region costs microseconds of fork and join on every call (about 3 us
+ * measured on two cores), so every thread needs RT_LANE_GRAIN of work per
+ * call, the same bound as the generated code's parallel test
+ * (CP_PAR_LANE_WORK).  If that takes so many blocks that they hold more
+ * than a tenth of the interval's top (a training set's size, in the
+ * common INTO 1...examples), their per-epoch MERGE and update work would
+ * eat the gain: the network is too small to run in parallel and keeps the
+ * one-thread count. */
+enum { RT_LANE_GRAIN = 80000 };
+
 static int32_t lane_replicates(int32_t lo, int32_t hi, int64_t work, int threads)
 {
     int64_t per_block = work * RT_LANES;
     int64_t blocks = per_block >= RT_GRAIN ? 1 : (RT_GRAIN + per_block - 1) / per_block;
-    if (blocks < threads)
-        blocks = threads;
-    blocks = (blocks + threads - 1) / threads * threads;
+    if (threads > 1) {
+        int64_t per_thread = (RT_LANE_GRAIN + per_block - 1) / per_block;
+        if (per_thread * threads * RT_LANES * 10 <= hi)
+            blocks = per_thread * threads;
+    }
     int64_t k = blocks * RT_LANES;
     if (k > hi)
         k = hi;

@@ -119,6 +119,19 @@ static const char prelude[] =
     "    return false;\n"
     "#endif\n"
     "}\n"
+    "/* Lane blocks of a call in parallel only when every thread gets\n"
+    "   CP_PAR_LANE_WORK replicate-elements of work: a parallel region costs\n"
+    "   microseconds (the runtime picks replicate counts to match). */\n"
+    "static CP_UNUSED inline bool cp_par_lanes(const rt_net *n, int64_t work) {\n"
+    "    (void)n;\n"
+    "#ifdef _OPENMP\n"
+    "    const int t = rt_threads();\n"
+    "    return t > 1 && work >= (int64_t)CP_PAR_LANE_WORK * t && !omp_in_parallel();\n"
+    "#else\n"
+    "    (void)work;\n"
+    "    return false;\n"
+    "#endif\n"
+    "}\n"
     "\n";
 
 /* printf into the compilation's arena: the generator's string builder. */
@@ -497,6 +510,9 @@ bool cg_generate(Program *prog, const LowerPlan *plan, const CgOptions *opts, Em
     emit_directive(out, "#define CP_CHECK_OVERFLOW %d", opts->check_overflow ? 1 : 0);
     emit_directive(out, "#ifndef CP_PAR_MIN_WORK");
     emit_directive(out, "#define CP_PAR_MIN_WORK 20000");
+    emit_directive(out, "#endif");
+    emit_directive(out, "#ifndef CP_PAR_LANE_WORK");
+    emit_directive(out, "#define CP_PAR_LANE_WORK 80000");
     emit_directive(out, "#endif");
     emit_directive(out, "#define CP_POS(line) ((rt_srcpos){cp_source_file, (line)})");
     emit_raw(out, "%s", prelude);

@@ -203,7 +203,8 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
             "for (int l = 0; l < RT_LANES; l++) { int32_t q_ = %s * RT_LANES + l; m_[l] = q_ >= %s && q_ <= %s; } "
             "%s(n_, %s, m_%s); }",
             j, lo, j, hi, j, j, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), j, la);
-        parallel_loop(cg, work, loop);
+        parallel_loop(cg, cg_fmt(cg, "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))",
+                                 hi, lo), loop);
         emit_close(o, "%s", "");
         emit_open(o, "else");
     }
