@@ -167,38 +167,52 @@ typedef void (*rt_merge_fn)(void *me, const void *you);
  * block r / RT_LANES.  For every node, connection and network type the
  * compiler emits a *lane record*: the type's data elements, each as an
  * array [RT_LANES] (element e of lane l is rec.e[l]), and two functions
- * that move one lane to and from a plain record.  In state R(k):
+ * that move one lane to and from a plain record.  Elements that every
+ * replicate holds equal whenever lane code runs (the compiler proves it)
+ * live instead in a *shared record* of shared_size bytes, once per record
+ * and block, in arrays parallel to the lane records (NULL when the type has
+ * none).  In state R(k):
  *   net->nblocks = ceil(k / RT_LANES);
  *   net->blocks[j].net       one lane record of the network type;
  *   net->blocks[j].nodes[g]  count[g] lane records of group g's node type;
  *   net->blocks[j].conns[b]  bundles[b].nconn lane records, in the order of
  *                            the (shared, frozen) topology arrays;
+ *   net->blocks[j].net_shared, .nodes_shared[g], .conns_shared[b]
+ *                            the shared records, one per lane record;
  *   net->reps is NULL.
  * Lanes >= k of the last block are padding: they hold copies of replicate
  * 0 and never take part in merges, reductions or I/O.  In state U the data
  * is in reps[0] as plain records. */
 #define RT_LANES 16
 
-/* rec := lane `lane` of `lanes` / lane `lane` of `lanes` := rec */
-typedef void (*rt_lane_get_fn)(void *rec, const void *lanes, int lane);
-typedef void (*rt_lane_put_fn)(void *lanes, int lane, const void *rec);
+/* rec := lane `lane` of (`lanes`, `shared`) / lane `lane` := rec.  `shared`
+ * is the record's shared record (NULL when shared_size is 0); put stores
+ * the shared elements there, whatever the lane. */
+typedef void (*rt_lane_get_fn)(void *rec, const void *lanes, const void *shared, int lane);
+typedef void (*rt_lane_put_fn)(void *lanes, void *shared, int lane, const void *rec);
 
 /* The type's MERGE procedure run lane by lane on two lane records:
  * lane l of `you` is merged into lane l of `me`, for all RT_LANES lanes
- * (vectorized by the compiler).  NULL when the type has no MERGE. */
-typedef void (*rt_lane_merge_fn)(void *me, const void *you);
+ * (vectorized by the compiler); `shared` is me's shared record (the
+ * shared elements are equal in both, and MERGE does not change them).
+ * NULL when the type has no MERGE. */
+typedef void (*rt_lane_merge_fn)(void *me, const void *you, const void *shared);
 
 typedef struct rt_lane_desc {
     size_t size;         /* sizeof the lane record */
     rt_lane_get_fn get;
     rt_lane_put_fn put;
     rt_lane_merge_fn merge; /* lane-wise MERGE procedure, or NULL */
+    size_t shared_size;  /* sizeof the shared record, 0 when there is none */
 } rt_lane_desc;
 
 typedef struct rt_block {
     void *net;     /* the network's lane record */
     void **nodes;  /* [ngroups] */
     void **conns;  /* [nbundles] */
+    void *net_shared;    /* the network's shared record, or NULL */
+    void **nodes_shared; /* [ngroups], NULL entries for types without one */
+    void **conns_shared; /* [nbundles], likewise */
 } rt_block;
 
 typedef struct rt_group_desc {

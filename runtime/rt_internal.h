@@ -145,6 +145,7 @@ void rt_lanes_leave(rt_net *net, rt_srcpos where);
  * probing the put function. */
 typedef struct rt_lane_run {
     uint32_t plain_off, lane_off, width, stride;
+    bool shared;      /* lane_off is in the shared record */
 } rt_lane_run;
 
 enum { RT_LANE_MAX_RUNS = 64, RT_LANE_PLAN_MAX_BYTES = 512 };

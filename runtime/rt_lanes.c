@@ -19,7 +19,7 @@ enum { RT_LANE_GRAIN = 32768 };
  * node groups, then the connection bundles. */
 typedef struct rset {
     size_t size;              /* plain record */
-    const rt_lane_desc *lane; /* lane record */
+    const rt_lane_desc *lane; /* lane record (and shared record) */
     rt_merge_fn merge;
     int32_t n;                /* records */
     const rt_lane_plan *plan; /* inline lane moves, or NULL */
@@ -53,6 +53,23 @@ static char *lanes_of(const rt_net *net, int32_t j, int32_t s)
     if (s == 0)
         return bl->net;
     return s <= ng ? bl->nodes[s - 1] : bl->conns[s - 1 - ng];
+}
+
+/* The shared records of set s in block j, or NULL. */
+static char *shared_of(const rt_net *net, int32_t j, int32_t s)
+{
+    const rt_block *bl = &net->blocks[j];
+    int32_t ng = net->desc->ngroups;
+    if (s == 0)
+        return bl->net_shared;
+    return s <= ng ? bl->nodes_shared[s - 1] : bl->conns_shared[s - 1 - ng];
+}
+
+/* Record i's shared record in set s of block j, or NULL. */
+static char *shared_rec(const rt_net *net, int32_t j, int32_t s, const rset *st, int32_t i)
+{
+    char *base = shared_of(net, j, s);
+    return base ? base + (size_t)i * st->lane->shared_size : NULL;
 }
 
 /* The plain records of set s in replicate 0. */
@@ -113,31 +130,31 @@ static inline void copy_shared(char *plain, size_t sz, const char *val, int n, u
         memcpy(plain + (size_t)l * sz, val, width);
 }
 
-/* tmp[l] := lane l of `lanes` for l < n (or the other way). */
-static void move_lanes(const rset *st, char *tmp, char *lanes, int n,
+/* tmp[l] := lane l of (`lanes`, `shared`) for l < n (or the other way). */
+static void move_lanes(const rset *st, char *tmp, char *lanes, char *shared, int n,
                        bool to_plain)
 {
     const rt_lane_plan *p = st->plan;
     if (p) {
         for (int32_t i = 0; i < p->nruns; i++) {
             const rt_lane_run *r = &p->run[i];
-            if (r->stride == 0) { /* an element shared by the lanes */
+            char *at = (r->shared ? shared : lanes) + r->lane_off;
+            if (r->stride == 0) { /* an element all lanes share */
                 if (to_plain)
-                    copy_shared(tmp + r->plain_off, st->size, lanes + r->lane_off, n, r->width);
+                    copy_shared(tmp + r->plain_off, st->size, at, n, r->width);
                 else if (n > 0)
-                    memcpy(lanes + r->lane_off, tmp + r->plain_off, r->width);
+                    memcpy(at, tmp + r->plain_off, r->width);
                 continue;
             }
-            copy_run(tmp + r->plain_off, st->size, lanes + r->lane_off, n,
-                     r->width, to_plain);
+            copy_run(tmp + r->plain_off, st->size, at, n, r->width, to_plain);
         }
         return;
     }
     for (int l = 0; l < n; l++) {
         if (to_plain)
-            st->lane->get(tmp + (size_t)l * st->size, lanes, l);
+            st->lane->get(tmp + (size_t)l * st->size, lanes, shared, l);
         else
-            st->lane->put(lanes, l, tmp + (size_t)l * st->size);
+            st->lane->put(lanes, shared, l, tmp + (size_t)l * st->size);
     }
 }
 
@@ -163,18 +180,20 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
                       const void *rec)
 {
     char *first = lanes_of(net, 0, s) + (size_t)i * st->lane->size;
+    char *shared = shared_rec(net, 0, s, st, i);
     const rt_lane_plan *p = st->plan;
     if (p) { /* runs are whole elements: width == stride, or shared (stride 0) */
         for (int32_t x = 0; x < p->nruns; x++) {
             const rt_lane_run *r = &p->run[x];
+            char *at = (r->shared ? shared : first) + r->lane_off;
             if (r->stride == 0)
-                memcpy(first + r->lane_off, (const char *)rec + r->plain_off, r->width);
+                memcpy(at, (const char *)rec + r->plain_off, r->width);
             else
-                fill_run(first + r->lane_off, (const char *)rec + r->plain_off, r->width);
+                fill_run(at, (const char *)rec + r->plain_off, r->width);
         }
     } else {
         for (int l = 0; l < RT_LANES; l++)
-            st->lane->put(first, l, rec);
+            st->lane->put(first, shared, l, rec);
     }
 }
 
@@ -187,17 +206,18 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
     size_t off = (size_t)i * st->lane->size, sz = st->size;
     int32_t k = net->nreps;
     if (!st->merge) { /* one arbitrary exemplar: replicate 0 */
-        move_lanes(st, tmp, lanes_of(net, 0, s) + off, 1, true);
+        move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), 1, true);
         return;
     }
     if (st->lane_tree) {
-        move_lanes(st, tmp, lanes_of(net, 0, s) + off, RT_LANES, true);
+        move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), RT_LANES,
+                   true);
         k = RT_LANES;
     } else {
         for (int32_t j = 0; j * RT_LANES < k; j++) {
             int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
-            move_lanes(st, tmp + (size_t)j * RT_LANES * sz,
-                       lanes_of(net, j, s) + off, n, true);
+            move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
+                       shared_rec(net, j, s, st, i), n, true);
         }
     }
     /* Round w: replicate a + w merges into a for a a multiple of 2w. */
@@ -213,14 +233,15 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
 static void merge_blocks(const rt_net *net, int32_t s, const rset *st,
                          int32_t lo, int32_t hi)
 {
-    size_t ls = st->lane->size;
+    size_t ls = st->lane->size, ss = st->lane->shared_size;
     rt_lane_merge_fn fn = st->lane->merge;
     for (int32_t w = 1; w < net->nblocks; w *= 2)
         for (int32_t a = 0; a + w < net->nblocks; a += 2 * w) {
             char *me = lanes_of(net, a, s) + (size_t)lo * ls;
             const char *you = lanes_of(net, a + w, s) + (size_t)lo * ls;
-            for (int32_t i = lo; i < hi; i++, me += ls, you += ls)
-                fn(me, you);
+            const char *sh = shared_rec(net, a, s, st, lo);
+            for (int32_t i = lo; i < hi; i++, me += ls, you += ls, sh = sh ? sh + ss : NULL)
+                fn(me, you, sh);
         }
 }
 
@@ -263,10 +284,14 @@ static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
         record_op(net, op, s, st, i, tmp);
     if (op == OP_LEAVE)
         return;
-    size_t ls = st->lane->size;
+    size_t ls = st->lane->size, ss = st->lane->shared_size;
     const char *first = lanes_of(net, 0, s) + (size_t)lo * ls;
-    for (int32_t j = 1; j < net->nblocks; j++)
+    const char *sfirst = shared_rec(net, 0, s, st, lo);
+    for (int32_t j = 1; j < net->nblocks; j++) {
         memcpy(lanes_of(net, j, s) + (size_t)lo * ls, first, (size_t)(hi - lo) * ls);
+        if (sfirst)
+            memcpy(shared_rec(net, j, s, st, lo), sfirst, (size_t)(hi - lo) * ss);
+    }
 }
 
 /* Lane moves per record of set st: the measure of work that decides
@@ -336,11 +361,23 @@ static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
         bl->net = rt_alloc(where, d->lane.size);
         bl->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
         bl->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
-        for (int32_t g = 0; g < d->ngroups; g++)
+        bl->nodes_shared = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
+        bl->conns_shared = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
+        if (d->lane.shared_size)
+            bl->net_shared = rt_alloc(where, d->lane.shared_size);
+        for (int32_t g = 0; g < d->ngroups; g++) {
             bl->nodes[g] = rt_alloc(where, (size_t)net->count[g] * d->groups[g].lane.size);
-        for (int32_t b = 0; b < d->nbundles; b++)
+            if (d->groups[g].lane.shared_size)
+                bl->nodes_shared[g] = rt_alloc(where, (size_t)net->count[g] *
+                                                          d->groups[g].lane.shared_size);
+        }
+        for (int32_t b = 0; b < d->nbundles; b++) {
             bl->conns[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
                                                d->bundles[b].lane.size);
+            if (d->bundles[b].lane.shared_size)
+                bl->conns_shared[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
+                                                          d->bundles[b].lane.shared_size);
+        }
     }
     /* the topology is frozen while replicated: destinations by connection,
        for lane code that walks connections by source */
@@ -359,12 +396,20 @@ void rt_lanes_free(rt_net *net)
     for (int32_t j = 0; j < net->nblocks; j++) {
         rt_block *bl = &net->blocks[j];
         rt_free(bl->net, d->lane.size);
-        for (int32_t g = 0; g < d->ngroups; g++)
+        rt_free(bl->net_shared, d->lane.shared_size);
+        for (int32_t g = 0; g < d->ngroups; g++) {
             rt_free(bl->nodes[g], (size_t)net->count[g] * d->groups[g].lane.size);
-        for (int32_t b = 0; b < d->nbundles; b++)
+            rt_free(bl->nodes_shared[g], (size_t)net->count[g] * d->groups[g].lane.shared_size);
+        }
+        for (int32_t b = 0; b < d->nbundles; b++) {
             rt_free(bl->conns[b], (size_t)net->bundles[b].nconn * d->bundles[b].lane.size);
+            rt_free(bl->conns_shared[b],
+                    (size_t)net->bundles[b].nconn * d->bundles[b].lane.shared_size);
+        }
         rt_free(bl->nodes, (size_t)d->ngroups * sizeof(void *));
         rt_free(bl->conns, (size_t)d->nbundles * sizeof(void *));
+        rt_free(bl->nodes_shared, (size_t)d->ngroups * sizeof(void *));
+        rt_free(bl->conns_shared, (size_t)d->nbundles * sizeof(void *));
     }
     rt_free(net->blocks, (size_t)net->nblocks * sizeof(rt_block));
     net->blocks = NULL;

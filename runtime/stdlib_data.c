@@ -21,7 +21,7 @@ typedef struct dataset {
     int32_t n;        /* examples */
     int32_t nin;      /* inputs per example, bias column included */
     int32_t nout;     /* targets per example */
-    double *in, *out; /* [n * nin], [n * nout] */
+    cp_real *in, *out; /* [n * nin], [n * nout], as the I/O areas hold them */
     double tmin, tmax; /* range of the targets */
 } dataset;
 
@@ -36,8 +36,8 @@ static void dataset_free(dataset *ds)
 {
     if (!ds->path)
         return;
-    rt_free(ds->in, (size_t)ds->n * ds->nin * sizeof(double));
-    rt_free(ds->out, (size_t)ds->n * ds->nout * sizeof(double));
+    rt_free(ds->in, (size_t)ds->n * ds->nin * sizeof(cp_real));
+    rt_free(ds->out, (size_t)ds->n * ds->nout * sizeof(cp_real));
     rt_free(ds->path, strlen(ds->path) + 1);
     memset(ds, 0, sizeof *ds);
 }
@@ -175,8 +175,11 @@ static void dataset_load(dataset *ds, const char *name)
         rt_error((rt_srcpos){ path, r.line - 1 }, "header: %d examples of %d "
                  "values do not fit a file of %zu bytes", (int)ds->n,
                  (int)(ds->nin - bias + ds->nout), len);
-    ds->in = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nin * sizeof(double));
-    ds->out = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nout * sizeof(double));
+    ds->in = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nin * sizeof(cp_real));
+    ds->out = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nout * sizeof(cp_real));
+    /* one line of values as read, before they become Reals */
+    int32_t widest = ds->nin > ds->nout ? ds->nin : ds->nout;
+    double *row = rt_alloc(RT_NOWHERE, (size_t)widest * sizeof(double));
     ds->path = rt_alloc(RT_NOWHERE, strlen(path) + 1);
     strcpy(ds->path, path);
     ds->tmin = INFINITY;
@@ -187,24 +190,28 @@ static void dataset_load(dataset *ds, const char *name)
         if (!next_line(&r))
             rt_error((rt_srcpos){ path, r.line }, "the file ends after %d of "
                      "%d examples", (int)e, (int)ds->n);
-        double *in = ds->in + (size_t)e * ds->nin;
+        cp_real *in = ds->in + (size_t)e * ds->nin;
         if (bias)
-            in[0] = rt_opt.bias_value;
-        read_numbers(&r, in + bias, ds->nin - bias, what);
+            in[0] = (cp_real)rt_opt.bias_value;
+        read_numbers(&r, row, ds->nin - bias, what);
+        for (int32_t k = bias; k < ds->nin; k++)
+            in[k] = (cp_real)row[k - bias];
         snprintf(what, sizeof what, "targets of example %d", (int)e + 1);
         if (!next_line(&r))
             rt_error((rt_srcpos){ path, r.line }, "the file ends before the "
                      "targets of example %d", (int)e + 1);
-        double *out = ds->out + (size_t)e * ds->nout;
-        read_numbers(&r, out, ds->nout, what);
+        read_numbers(&r, row, ds->nout, what);
         if (rt_opt.symmetric) /* 0/1 class coding onto the range of tanh */
             for (int32_t k = 0; k < ds->nout; k++)
-                out[k] = 2.0 * out[k] - 1.0;
+                row[k] = 2.0 * row[k] - 1.0;
+        cp_real *out = ds->out + (size_t)e * ds->nout;
         for (int32_t k = 0; k < ds->nout; k++) {
-            ds->tmin = fmin(ds->tmin, out[k]);
-            ds->tmax = fmax(ds->tmax, out[k]);
+            out[k] = (cp_real)row[k];
+            ds->tmin = fmin(ds->tmin, row[k]);
+            ds->tmax = fmax(ds->tmax, row[k]);
         }
     }
+    rt_free(row, (size_t)widest * sizeof(double));
     if (next_line(&r))
         rt_error((rt_srcpos){ path, r.line }, "unexpected data after the %d "
                  "examples announced in the header", (int)ds->n);
@@ -279,12 +286,16 @@ static void get_examples(const dataset *ds, cp_io *rIn, cp_io *rOut,
     check_capacity(rOut, howmany, ds->nout, who, "for the targets");
     cp_real *in = rIn->data, *out = rOut->data;
     int32_t e = *firstI % ds->n;
-    for (cp_int r = 0; r < howmany; r++) {
-        for (int32_t k = 0; k < ds->nin; k++)
-            in[(size_t)r * ds->nin + k] = (cp_real)ds->in[(size_t)e * ds->nin + k];
-        for (int32_t k = 0; k < ds->nout; k++)
-            out[(size_t)r * ds->nout + k] = (cp_real)ds->out[(size_t)e * ds->nout + k];
-        e = e + 1 == ds->n ? 0 : e + 1;
+    /* consecutive examples are consecutive rows: one copy up to the end of
+       the set, then on from its start */
+    for (cp_int r = 0; r < howmany;) {
+        int32_t run = ds->n - e < howmany - r ? ds->n - e : howmany - r;
+        memcpy(in + (size_t)r * ds->nin, ds->in + (size_t)e * ds->nin,
+               (size_t)run * ds->nin * sizeof(cp_real));
+        memcpy(out + (size_t)r * ds->nout, ds->out + (size_t)e * ds->nout,
+               (size_t)run * ds->nout * sizeof(cp_real));
+        r += run;
+        e = (e + run) % ds->n;
     }
     *firstI = e;
 }

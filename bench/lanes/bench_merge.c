@@ -20,27 +20,27 @@ typedef struct vnode { cp_real act[RT_LANES], err[RT_LANES]; } vnode;
 typedef struct vconn { cp_real w[RT_LANES], dw[RT_LANES]; } vconn;
 typedef struct vnet { cp_real total[RT_LANES]; } vnet;
 
-static void node_get(void *r, const void *v, int l)
-{ ((bnode *)r)->act = ((const vnode *)v)->act[l]; ((bnode *)r)->err = ((const vnode *)v)->err[l]; }
-static void node_put(void *v, int l, const void *r)
-{ ((vnode *)v)->act[l] = ((const bnode *)r)->act; ((vnode *)v)->err[l] = ((const bnode *)r)->err; }
-static void conn_get(void *r, const void *v, int l)
-{ ((bconn *)r)->w = ((const vconn *)v)->w[l]; ((bconn *)r)->dw = ((const vconn *)v)->dw[l]; }
-static void conn_put(void *v, int l, const void *r)
-{ ((vconn *)v)->w[l] = ((const bconn *)r)->w; ((vconn *)v)->dw[l] = ((const bconn *)r)->dw; }
-static void net_get(void *r, const void *v, int l) { ((bnet *)r)->total = ((const vnet *)v)->total[l]; }
-static void net_put(void *v, int l, const void *r) { ((vnet *)v)->total[l] = ((const bnet *)r)->total; }
+static void node_get(void *r, const void *v, const void *sh, int l)
+{ (void)sh; ((bnode *)r)->act = ((const vnode *)v)->act[l]; ((bnode *)r)->err = ((const vnode *)v)->err[l]; }
+static void node_put(void *v, void *sh, int l, const void *r)
+{ (void)sh; ((vnode *)v)->act[l] = ((const bnode *)r)->act; ((vnode *)v)->err[l] = ((const bnode *)r)->err; }
+static void conn_get(void *r, const void *v, const void *sh, int l)
+{ (void)sh; ((bconn *)r)->w = ((const vconn *)v)->w[l]; ((bconn *)r)->dw = ((const vconn *)v)->dw[l]; }
+static void conn_put(void *v, void *sh, int l, const void *r)
+{ (void)sh; ((vconn *)v)->w[l] = ((const bconn *)r)->w; ((vconn *)v)->dw[l] = ((const bconn *)r)->dw; }
+static void net_get(void *r, const void *v, const void *sh, int l) { (void)sh; ((bnet *)r)->total = ((const vnet *)v)->total[l]; }
+static void net_put(void *v, void *sh, int l, const void *r) { (void)sh; ((vnet *)v)->total[l] = ((const bnet *)r)->total; }
 static void node_merge(void *me, const void *you) { ((bnode *)me)->err += ((const bnode *)you)->err; }
 static void conn_merge(void *me, const void *you) { ((bconn *)me)->dw += ((const bconn *)you)->dw; }
 static void net_merge(void *me, const void *you) { ((bnet *)me)->total += ((const bnet *)you)->total; }
-static void node_lmerge(void *me, const void *you)
-{ for (int l = 0; l < RT_LANES; l++) ((vnode *)me)->err[l] += ((const vnode *)you)->err[l]; }
-static void conn_lmerge(void *me, const void *you)
-{ for (int l = 0; l < RT_LANES; l++) ((vconn *)me)->dw[l] += ((const vconn *)you)->dw[l]; }
-static void net_lmerge(void *me, const void *you)
-{ for (int l = 0; l < RT_LANES; l++) ((vnet *)me)->total[l] += ((const vnet *)you)->total[l]; }
+static void node_lmerge(void *me, const void *you, const void *sh)
+{ (void)sh; for (int l = 0; l < RT_LANES; l++) ((vnode *)me)->err[l] += ((const vnode *)you)->err[l]; }
+static void conn_lmerge(void *me, const void *you, const void *sh)
+{ (void)sh; for (int l = 0; l < RT_LANES; l++) ((vconn *)me)->dw[l] += ((const vconn *)you)->dw[l]; }
+static void net_lmerge(void *me, const void *you, const void *sh)
+{ (void)sh; for (int l = 0; l < RT_LANES; l++) ((vnet *)me)->total[l] += ((const vnet *)you)->total[l]; }
 
-#define NODE_LANES(M) { sizeof(vnode), node_get, node_put, M }
+#define NODE_LANES(M) { sizeof(vnode), node_get, node_put, M, 0 }
 static const rt_group_desc groups[2][2] = {
     { { "in", sizeof(bnode), NULL, node_merge, false, 0, NODE_LANES(NULL) },
       { "hid", sizeof(bnode), NULL, node_merge, false, 0, NODE_LANES(NULL) } },
@@ -48,9 +48,9 @@ static const rt_group_desc groups[2][2] = {
       { "hid", sizeof(bnode), NULL, node_merge, false, 0, NODE_LANES(node_lmerge) } },
 };
 static const rt_bundle_desc bundles[2][1] = {
-    { { 0, 0, 1, 0, sizeof(bconn), NULL, conn_merge, { sizeof(vconn), conn_get, conn_put, NULL } } },
+    { { 0, 0, 1, 0, sizeof(bconn), NULL, conn_merge, { sizeof(vconn), conn_get, conn_put, NULL, 0 } } },
     { { 0, 0, 1, 0, sizeof(bconn), NULL, conn_merge,
-        { sizeof(vconn), conn_get, conn_put, conn_lmerge } } },
+        { sizeof(vconn), conn_get, conn_put, conn_lmerge, 0 } } },
 };
 
 /* lanes: 0 plain, 1 lanes with scalar MERGE only, 2 lanes with lane MERGE */
@@ -58,7 +58,7 @@ static double time_merge(int lanes, int32_t k, int32_t n_in, int32_t n_hid, int 
 {
     int lm = lanes == 2;
     rt_net_desc d = { "net", sizeof(bnet), NULL, net_merge, 2, groups[lm], 1, bundles[lm],
-                      lanes > 0, { sizeof(vnet), net_get, net_put, lm ? net_lmerge : NULL } };
+                      lanes > 0, { sizeof(vnet), net_get, net_put, lm ? net_lmerge : NULL, 0 } };
     rt_srcpos here = { "bench.nn", 1 };
     rt_net net;
     rt_net_create(&net, &d, here);

@@ -254,10 +254,13 @@ const char *cg_lvalue(Cg *cg, Expr *e)
         return "idx";
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
-        if (cg->lane && is_lane_record(cg, obj))
-            return cg_fmt(cg, "(%s).%s%s", cg_lvalue(cg, obj), cg_field(cg, e->sym),
-                          e->sym->owner && lower_elem_shared(cg->plan, e->sym->owner, e->sym)
-                              ? "" : "[l]");
+        if (cg->lane && is_lane_record(cg, obj)) {
+            if (e->sym->owner && cg_has_shared(cg, e->sym->owner) &&
+                lower_elem_shared(cg->plan, e->sym->owner, e->sym)) /* in ME's shared record */
+                return cg_fmt(cg, "(%s).%s", cg->lazy_ms ? cg->lazy_ms : "*ms",
+                              cg_field(cg, e->sym));
+            return cg_fmt(cg, "(%s).%s[l]", cg_lvalue(cg, obj), cg_field(cg, e->sym));
+        }
         if (is_network_expr(cg, obj)) {
             const char *netx, *repx;
             CgNet *cn;
@@ -625,7 +628,7 @@ const char *cg_expr(Cg *cg, Expr *e)
             /* a connection element whose value the lane plan recomputes */
             const LazyWriter *w = lower_lazy_read(cg->plan, cg->fn->net, cg->fn->bundle, e);
             if (w)
-                return cg_lazy_value(cg, w, cg->fn->bundle, "k", "(*me)");
+                return cg_lazy_value(cg, w, cg->fn->bundle, "k", "(*me)", "(*ms)");
         }
         return cg_lvalue(cg, e);
     case EXPR_NAME:

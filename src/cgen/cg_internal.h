@@ -51,6 +51,7 @@ typedef struct Cg {
     const char *lazy_node;
     int lazy_slot;
     const char *lazy_me;
+    const char *lazy_ms; /* ... and ME's shared record */
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec may_topo;    /* Symbol* object subroutines that may request
                            topology changes (directly or through calls) */
@@ -79,6 +80,10 @@ bool cg_type_has_init(Cg *cg, const Type *t);
 void cg_emit_types(Cg *cg);
 bool cg_has_lanes(const Type *t);                  /* node, connection, network */
 const char *cg_lane_type(Cg *cg, const Type *t);   /* cpV_T */
+/* The elements of t that every replicate holds equal (lower.h) live in a
+ * shared record cpS_T next to the lane record; false when t has none. */
+bool cg_has_shared(Cg *cg, const Type *t);
+const char *cg_shared_type(Cg *cg, const Type *t); /* cpS_T */
 const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem);
 const char *cg_lane_desc(Cg *cg, const Type *t);   /* rt_lane_desc initializer */
 void cg_emit_type_inits(Cg *cg);
@@ -120,7 +125,7 @@ const char *cg_slot_field(Cg *cg, int slot, const Symbol *param);
 /* The value a lazy read of bundle b recomputes, as an expression in lane l:
  * `conn` is the connection's lane record, `k` its index. */
 const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k,
-                          const char *conn);
+                          const char *conn, const char *conn_shared);
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group);
 void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group);
 const char *cg_lane_merge_name(Cg *cg, const Type *t);

@@ -79,10 +79,14 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
     case TY_NODE:
         head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t idx, const int32_t *M0%s", ret);
         break;
-    default:
-        head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t k, %s%s *me, const int32_t *M0%s",
-                   s->kind == SYM_OBJFUNC ? "const " : "", cg_lane_type(cg, s->owner), ret);
+    default: {
+        const char *c = s->kind == SYM_OBJFUNC ? "const " : "";
+        const char *ms = cg_has_shared(cg, s->owner)
+                             ? cg_fmt(cg, ", %s%s *ms", c, cg_shared_type(cg, s->owner)) : "";
+        head = cg_fmt(cg, "rt_net *net, int32_t blk, int32_t k, %s%s *me%s, const int32_t *M0%s",
+                   c, cg_lane_type(cg, s->owner), ms, ret);
         break;
+    }
     }
     /* connection subroutines run once per connection: worth inlining */
     return cg_fmt(cg, "static CP_UNUSED %svoid %s(%s)",
@@ -233,12 +237,12 @@ static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
 }
 
 /* The receiver arguments of a lane call on ME (same object). */
-static const char *me_receiver(const Symbol *callee)
+static const char *me_receiver(Cg *cg, const Symbol *callee)
 {
     switch (callee->owner->kind) {
     case TY_NETWORK: return "net, blk";
     case TY_NODE: return "net, blk, idx";
-    default: return "net, blk, k, me";
+    default: return cg_has_shared(cg, callee->owner) ? "net, blk, k, me, ms" : "net, blk, k, me";
     }
 }
 
@@ -254,7 +258,7 @@ static void hoist_call(Cg *cg, Expr *e)
     emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, f->result), t);
     emit_open(cg->out, "%s", "");
     const char *a = lane_args(cg, f, &e->u.objcall.args, M);
-    emit(cg->out, "%s(%s, %s, %s%s);", callee_on_me(cg, f), me_receiver(f), M, t, a);
+    emit(cg->out, "%s(%s, %s, %s%s);", callee_on_me(cg, f), me_receiver(cg, f), M, t, a);
     emit_close(cg->out, "%s", "");
     vec_push(cg->arena, &cg->hoist_exprs, e);
     vec_push(cg->arena, &cg->hoist_names, (void *)t);
@@ -419,25 +423,28 @@ const char *cg_slot_field(Cg *cg, int slot, const Symbol *param)
     return cg_fmt(cg, "z%d_%s", slot, cg_local(cg, param));
 }
 
-const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k, const char *conn)
+const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k, const char *conn,
+                          const char *conn_shared)
 {
     const CgBundle *bu = &cg->fn->net->bundles[b];
     int g = w->from_src ? bu->src_group : bu->dst_group;
     const Type *node = type_node_of(VEC_AT(cg->fn->net->groups, g, Symbol)->type);
     const Symbol *saved_proc = cg->lazy_proc;
-    const char *saved_node = cg->lazy_node, *saved_me = cg->lazy_me;
+    const char *saved_node = cg->lazy_node, *saved_me = cg->lazy_me, *saved_ms = cg->lazy_ms;
     int saved_slot = cg->lazy_slot;
     cg->lazy_proc = w->proc;
     cg->lazy_node = cg_fmt(cg, "((%s *)net->blocks[blk].nodes[%d])[net->bundles[%d].%s[%s]]",
                            cg_lane_type(cg, node), g, b, w->from_src ? "src_node" : "dst_node", k);
     cg->lazy_slot = w->slot;
     cg->lazy_me = conn;
+    cg->lazy_ms = conn_shared;
     const Stmt *a = w->assign;
     const char *v = cg_expr_as(cg, a->u.assign.value, a->u.assign.target->type);
     cg->lazy_proc = saved_proc;
     cg->lazy_node = saved_node;
     cg->lazy_slot = saved_slot;
     cg->lazy_me = saved_me;
+    cg->lazy_ms = saved_ms;
     return cg_fmt(cg, "(%s)", v);
 }
 
@@ -492,8 +499,8 @@ static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
         const char *k = cg_fresh(cg, "k");
         if (!cg_open_conn_loop(cg, b, ifc, k))
             continue;
-        emit(cg->out, "%s(net, blk, %s, &C_[%s], %s%s);", cg_lane_fn_name(cg, proc, cg->fn->net, b),
-             k, k, M, a);
+        emit(cg->out, "%s(net, blk, %s, &C_[%s]%s, %s%s);", cg_lane_fn_name(cg, proc, cg->fn->net, b),
+             k, k, cg_has_shared(cg, proc->owner) ? cg_fmt(cg, ", &CS_[%s]", k) : "", M, a);
         cg_close_conn_loop(cg);
     }
     emit_close(cg->out, "%s", "");
@@ -523,7 +530,7 @@ static void lane_objcall(Cg *cg, Expr *call)
     if (obj->kind == EXPR_ME) {
         emit_open(cg->out, "%s", "");
         const char *a = lane_args(cg, proc, &call->u.objcall.args, M);
-        emit(cg->out, "%s(%s, %s%s);", callee_on_me(cg, proc), me_receiver(proc), M, a);
+        emit(cg->out, "%s(%s, %s%s);", callee_on_me(cg, proc), me_receiver(cg, proc), M, a);
         emit_close(cg->out, "%s", "");
         return;
     }
@@ -637,17 +644,22 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
             const char *k = cg_fresh(cg, "k");
             if (!cg_open_conn_loop(cg, b, ifc, k))
                 continue;
-            emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, cg->fn->net->bundles[b].conn), k);
+            Type *ct = cg->fn->net->bundles[b].conn;
+            emit(o, "const %s *V_ = &C_[%s];", cg_lane_type(cg, ct), k);
+            if (cg_has_shared(cg, ct))
+                emit(o, "const %s *VS_ = &CS_[%s]; (void)VS_;", cg_shared_type(cg, ct), k);
             const LazyWriter *lw = lower_lazy_read(cg->plan, cg->fn->net, b, s);
             if (lw) {
                 emit(o, "%s lz_[RT_LANES];", T);
-                emit(o, "CP_SIMD " LANES " lz_[l] = %s;", cg_lazy_value(cg, lw, b, k, "(*V_)"));
+                emit(o, "CP_SIMD " LANES " lz_[l] = %s;",
+                     cg_lazy_value(cg, lw, b, k, "(*V_)", "(*VS_)"));
                 emit(o, "const %s *val_ = lz_;", T);
                 emit(o, "(void)V_;");
             } else if (lower_elem_shared(cg->plan, elem->owner, elem)) {
                 emit(o, "%s sh_[RT_LANES];", T);
-                emit(o, "CP_SIMD " LANES " sh_[l] = V_->%s;", field);
+                emit(o, "CP_SIMD " LANES " sh_[l] = VS_->%s;", field);
                 emit(o, "const %s *val_ = sh_;", T);
+                emit(o, "(void)V_;");
             } else {
                 emit(o, "const %s *val_ = V_->%s;", T, field);
             }
@@ -683,9 +695,13 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
                 if (!((bu->dst_group == cg->fn->group && bu->dst_iface == base->sym) ||
                       (bu->src_group == cg->fn->group && bu->src_iface == base->sym)))
                     continue;
-                emit(o, "case %d: %s(net, blk, wiw_, (%s *)cs_[%d] + wiw_, mw_%s); break;", b,
+                const char *sh = cg_has_shared(cg, s->proc->owner)
+                    ? cg_fmt(cg, ", (%s *)net->blocks[blk].conns_shared[%d] + wiw_",
+                             cg_shared_type(cg, s->proc->owner), b)
+                    : "";
+                emit(o, "case %d: %s(net, blk, wiw_, (%s *)cs_[%d] + wiw_%s, mw_%s); break;", b,
                      cg_lane_fn_name(cg, s->proc, cg->fn->net, b), cg_lane_type(cg, s->proc->owner),
-                     b, a);
+                     b, sh, a);
             }
             emit(o, "default: break;");
             emit_close(o, "%s", "");
@@ -1003,12 +1019,14 @@ void cg_emit_lane_merge(Cg *cg, Symbol *s)
     CgFn fn = {.subr = s, .ctx = CTX_MERGE, .bundle = -1, .me_type = s->owner};
     MaskStack ms;
     lane_enter(cg, &fn, &ms);
-    emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_)",
+    emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_, const void *sh_)",
               cg_lane_merge_name(cg, s->owner));
     const char *V = cg_lane_type(cg, s->owner);
     emit(o, "%s *me = me_;", V);
     emit(o, "const %s *you = you_;", V);
-    emit(o, "(void)me; (void)you;");
+    emit(o, "(void)me; (void)you; (void)sh_;");
+    if (cg_has_shared(cg, s->owner)) /* equal in ME and YOU */
+        emit(o, "const %s *ms = sh_; (void)ms;", cg_shared_type(cg, s->owner));
     emit(o, "int32_t Mf[RT_LANES];");
     emit(o, LANES " Mf[l] = 1;");
     push_mask(cg, "Mf");
@@ -1038,9 +1056,9 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         /* no network call runs this instance: the lane plan did not look
            at it, so its body could name elements the plan left out */
         emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
-        emit(o, "(void)net; (void)blk; (void)M0;%s%s",
+        emit(o, "(void)net; (void)blk; (void)M0;%s%s%s",
              s->owner->kind == TY_NODE ? " (void)idx;" : " (void)k; (void)me;",
-             s->result ? " (void)ret;" : "");
+             cg_has_shared(cg, s->owner) ? " (void)ms;" : "", s->result ? " (void)ret;" : "");
         for (int i = 0; i < s->params.len; i++)
             emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
         emit(o, "rt_error(CP_POS(%d), \"internal error: lane code of %s that no network call reaches\");",
@@ -1059,7 +1077,8 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit(o, "%s *me = &((%s *)net->blocks[blk].nodes[%d])[idx];", V, V, group);
     emit(o, "(void)me; (void)net;");
     if (s->owner->kind == TY_CONNECTION)
-        emit(o, "const int32_t b = %d; (void)b; (void)blk; (void)k;", fn.bundle);
+        emit(o, "const int32_t b = %d; (void)b; (void)blk; (void)k;%s", fn.bundle,
+             cg_has_shared(cg, s->owner) ? " (void)ms;" : "");
     else
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
     for (int i = 0; i < s->params.len; i++)

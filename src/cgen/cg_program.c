@@ -530,7 +530,7 @@ bool cg_generate(Program *prog, const LowerPlan *plan, const CgOptions *opts, Em
         for (int i = 0; i < cg.si->subrs.len; i++) {
             Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
             if (s->kind == SYM_MERGE && cg_has_lanes(s->owner))
-                emit(out, "static CP_UNUSED void %s(void *me_, const void *you_);",
+                emit(out, "static CP_UNUSED void %s(void *me_, const void *you_, const void *sh_);",
                      cg_lane_merge_name(&cg, s->owner));
         }
     emit(out, "%s", "");

@@ -85,9 +85,12 @@ bool cg_open_conn_loop(Cg *cg, int b, const Symbol *ifc, const char *k)
     Emitter *o = cg->out;
     emit_open(o, "%s", "");
     emit(o, "const rt_bundle *B_ = &net->bundles[%d];", b);
-    if (cg->lane)
+    if (cg->lane) {
         emit(o, "%s *C_ = net->blocks[blk].conns[%d];", cg_lane_type(cg, bu->conn), b);
-    else
+        if (cg_has_shared(cg, bu->conn))
+            emit(o, "%s *CS_ = net->blocks[blk].conns_shared[%d]; (void)CS_;",
+                 cg_shared_type(cg, bu->conn), b);
+    } else
         emit(o, "%s *C_ = net->reps[rep].conns[%d];", cg_ctype(cg, bu->conn), b);
     if (in) {
         emit_open(o, "for (int32_t %s = B_->dst_start[idx]; %s < B_->dst_start[idx + 1]; %s++)",

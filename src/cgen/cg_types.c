@@ -210,6 +210,23 @@ const char *cg_lane_type(Cg *cg, const Type *t)
     return arena_printf(cg->arena, "cpV_%s", t->name);
 }
 
+bool cg_has_shared(Cg *cg, const Type *t)
+{
+    if (t->kind != TY_CONNECTION)
+        return false;
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (lower_elem_kept(cg->plan, t, e) && lower_elem_shared(cg->plan, t, e))
+            return true;
+    }
+    return false;
+}
+
+const char *cg_shared_type(Cg *cg, const Type *t)
+{
+    return arena_printf(cg->arena, "cpS_%s", t->name);
+}
+
 const char *cg_lane_offset(Cg *cg, const Type *t, const Symbol *elem)
 {
     return arena_printf(cg->arena, "offsetof(%s, %s)", cg_lane_type(cg, t), cg_field(cg, elem));
@@ -227,10 +244,11 @@ static bool lane_elem(Cg *cg, const Type *t, const Symbol *e, bool *shared)
 }
 
 /* The lane record of t: every data element as an array over the lanes,
- * and the functions that move one lane to and from a plain record.  A
- * node type's record also holds the slots of interface calls (the
- * arguments that lazy reads recompute connection values from); they live
- * only during a network call, so get and put leave them alone. */
+ * the shared record with the elements all replicates hold equal, and the
+ * functions that move one lane to and from a plain record.  A node type's
+ * lane record also holds the slots of interface calls (the arguments that
+ * lazy reads recompute connection values from); they live only during a
+ * network call, so get and put leave them alone. */
 static void emit_lane_struct(Cg *cg, Type *t)
 {
     Emitter *o = cg->out;
@@ -257,48 +275,58 @@ static void emit_lane_struct(Cg *cg, Type *t)
             fields++;
         }
     }
-    /* after the lane arrays, which stay aligned as vectors */
-    for (int i = 0; i < t->elems.len; i++) {
-        Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (lane_elem(cg, t, e, &shared) && shared) {
-            emit(o, "%s %s; /* equal in every replicate: shared by the lanes */",
-                 cg_ctype(cg, e->type), cg_field(cg, e));
-            fields++;
-        }
-    }
     if (fields == 0)
         emit(o, "char cp_empty[RT_LANES];");
     emit_close(o, " %s;", V);
-    emit_open(o, "static CP_UNUSED void cpLaneGet_%s(void *rec, const void *lanes, int l)", t->name);
+    bool has_shared = cg_has_shared(cg, t);
+    if (has_shared) { /* elements equal in every replicate: once per record */
+        emit_open(o, "typedef struct %s", cg_shared_type(cg, t));
+        for (int i = 0; i < t->elems.len; i++) {
+            Symbol *e = VEC_AT(t->elems, i, Symbol);
+            if (lane_elem(cg, t, e, &shared) && shared)
+                emit(o, "%s %s;", cg_ctype(cg, e->type), cg_field(cg, e));
+        }
+        emit_close(o, " %s;", cg_shared_type(cg, t));
+    }
+    const char *S = has_shared ? cg_shared_type(cg, t) : "void";
+    emit_open(o, "static CP_UNUSED void cpLaneGet_%s(void *rec, const void *lanes, const void *shared, int l)",
+              t->name);
     emit(o, "%s *r = rec;", T);
     emit(o, "const %s *v = lanes;", V);
-    emit(o, "(void)r; (void)v; (void)l;");
+    emit(o, "const %s *sv = shared;", S);
+    emit(o, "(void)r; (void)v; (void)sv; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
         if (lane_elem(cg, t, e, &shared))
-            emit(o, "r->%s = v->%s%s;", cg_field(cg, e), cg_field(cg, e), shared ? "" : "[l]");
+            emit(o, "r->%s = %s->%s%s;", cg_field(cg, e), shared ? "sv" : "v", cg_field(cg, e),
+                 shared ? "" : "[l]");
         else if (!type_is_node_collection(e->type)) /* never read outside a call */
             emit(o, "__builtin_memset(&r->%s, 0, sizeof r->%s);", cg_field(cg, e),
                  cg_field(cg, e));
     }
     emit_close(o, "%s", "");
-    emit_open(o, "static CP_UNUSED void cpLanePut_%s(void *lanes, int l, const void *rec)", t->name);
+    emit_open(o, "static CP_UNUSED void cpLanePut_%s(void *lanes, void *shared, int l, const void *rec)",
+              t->name);
     emit(o, "const %s *r = rec;", T);
     emit(o, "%s *v = lanes;", V);
-    emit(o, "(void)r; (void)v; (void)l;");
+    emit(o, "%s *sv = shared;", S);
+    emit(o, "(void)r; (void)v; (void)sv; (void)l;");
     for (int i = 0; i < t->elems.len; i++) {
         Symbol *e = VEC_AT(t->elems, i, Symbol);
         if (lane_elem(cg, t, e, &shared))
-            emit(o, "v->%s%s = r->%s;", cg_field(cg, e), shared ? "" : "[l]", cg_field(cg, e));
+            emit(o, "%s->%s%s = r->%s;", shared ? "sv" : "v", cg_field(cg, e), shared ? "" : "[l]",
+                 cg_field(cg, e));
     }
     emit_close(o, "%s", "");
 }
 
 const char *cg_lane_desc(Cg *cg, const Type *t)
 {
-    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s, %s}", t->name,
-                        t->name, t->name,
-                        t->merge && cg->opts.lanes ? cg_lane_merge_name(cg, t) : "NULL");
+    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s, %s, %s}",
+                        t->name, t->name, t->name,
+                        t->merge && cg->opts.lanes ? cg_lane_merge_name(cg, t) : "NULL",
+                        cg_has_shared(cg, t) ? arena_printf(cg->arena, "sizeof(cpS_%s)", t->name)
+                                             : "0");
 }
 
 void cg_emit_types(Cg *cg)

@@ -31,8 +31,9 @@ typedef struct lnet {
     int32_t created[RT_LANES];
 } lnet;
 
-static void lnode_get(void *rec, const void *lanes, int l)
+static void lnode_get(void *rec, const void *lanes, const void *shared, int l)
 {
+    (void)shared;
     tnode *r = rec;
     const lnode *v = lanes;
     r->id = v->id[l];
@@ -40,8 +41,9 @@ static void lnode_get(void *rec, const void *lanes, int l)
     r->sum = v->sum[l];
 }
 
-static void lnode_put(void *lanes, int l, const void *rec)
+static void lnode_put(void *lanes, void *shared, int l, const void *rec)
 {
+    (void)shared;
     const tnode *r = rec;
     lnode *v = lanes;
     v->id[l] = r->id;
@@ -49,8 +51,9 @@ static void lnode_put(void *lanes, int l, const void *rec)
     v->sum[l] = r->sum;
 }
 
-static void lconn_get(void *rec, const void *lanes, int l)
+static void lconn_get(void *rec, const void *lanes, const void *shared, int l)
 {
+    (void)shared;
     tconn *r = rec;
     const lconn *v = lanes;
     r->tag = v->tag[l];
@@ -58,8 +61,9 @@ static void lconn_get(void *rec, const void *lanes, int l)
     r->delta = v->delta[l];
 }
 
-static void lconn_put(void *lanes, int l, const void *rec)
+static void lconn_put(void *lanes, void *shared, int l, const void *rec)
 {
+    (void)shared;
     const tconn *r = rec;
     lconn *v = lanes;
     v->tag[l] = r->tag;
@@ -67,16 +71,18 @@ static void lconn_put(void *lanes, int l, const void *rec)
     v->delta[l] = r->delta;
 }
 
-static void lnet_get(void *rec, const void *lanes, int l)
+static void lnet_get(void *rec, const void *lanes, const void *shared, int l)
 {
+    (void)shared;
     tnet *r = rec;
     const lnet *v = lanes;
     r->total = v->total[l];
     r->created = v->created[l];
 }
 
-static void lnet_put(void *lanes, int l, const void *rec)
+static void lnet_put(void *lanes, void *shared, int l, const void *rec)
 {
+    (void)shared;
     const tnet *r = rec;
     lnet *v = lanes;
     v->total[l] = r->total;
@@ -93,31 +99,34 @@ static void count_lane_merge(void)
     lane_merges++;
 }
 
-static void lnode_merge(void *me, const void *you)
+static void lnode_merge(void *me, const void *you, const void *shared)
 {
+    (void)shared;
     for (int l = 0; l < RT_LANES; l++)
         ((lnode *)me)->sum[l] += ((const lnode *)you)->sum[l];
     count_lane_merge();
 }
 
-static void lconn_merge(void *me, const void *you)
+static void lconn_merge(void *me, const void *you, const void *shared)
 {
+    (void)shared;
     for (int l = 0; l < RT_LANES; l++)
         ((lconn *)me)->delta[l] += ((const lconn *)you)->delta[l];
     count_lane_merge();
 }
 
-static void lnet_merge(void *me, const void *you)
+static void lnet_merge(void *me, const void *you, const void *shared)
 {
+    (void)shared;
     for (int l = 0; l < RT_LANES; l++)
         ((lnet *)me)->total[l] += ((const lnet *)you)->total[l];
     count_lane_merge();
 }
 
-#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL }
-#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL }
-#define NODE_LANE_MERGE { sizeof(lnode), lnode_get, lnode_put, lnode_merge }
-#define CONN_LANE_MERGE { sizeof(lconn), lconn_get, lconn_put, lconn_merge }
+#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL, 0 }
+#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL, 0 }
+#define NODE_LANE_MERGE { sizeof(lnode), lnode_get, lnode_put, lnode_merge, 0 }
+#define CONN_LANE_MERGE { sizeof(lconn), lconn_get, lconn_put, lconn_merge, 0 }
 
 /* The test network with lane records; in, hid, in -> hid and arr -> hid
  * use lane layout L, hid -> hid never has a lane MERGE, arr no MERGE. */
@@ -138,14 +147,14 @@ static const rt_group_desc lane_groups[] = LANE_GROUPS(NODE_LANES);
 static const rt_bundle_desc lane_bundles[] = LANE_BUNDLES(CONN_LANES);
 static const rt_net_desc lane_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, NULL },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0 },
 };
 /* With the lane-wise MERGE procedures. */
 static const rt_group_desc lmerge_groups[] = LANE_GROUPS(NODE_LANE_MERGE);
 static const rt_bundle_desc lmerge_bundles[] = LANE_BUNDLES(CONN_LANE_MERGE);
 static const rt_net_desc lmerge_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lmerge_groups, 3, lmerge_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge },
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0 },
 };
 /* The same network without lanes (reference for the merge results). */
 static const rt_group_desc plain_groups[] = {
@@ -323,7 +332,7 @@ static void same_record(const void *plain, const void *lanes, rt_lane_get_fn get
 {
     char rec[64];
     memset(rec, 0, sizeof rec);
-    get(rec, lanes, l);
+    get(rec, lanes, NULL, l); /* the test types have no shared records */
     ck_assert_mem_eq(rec, plain, size);
 }
 
@@ -667,25 +676,27 @@ END_TEST
 typedef struct padded { bool on; double x; } padded;          /* 7 padding bytes */
 typedef struct vpadded { bool on[RT_LANES]; double x[RT_LANES]; } vpadded;
 
-static void padded_get(void *rec, const void *lanes, int l)
+static void padded_get(void *rec, const void *lanes, const void *shared, int l)
 {
+    (void)shared;
     ((padded *)rec)->on = ((const vpadded *)lanes)->on[l];
     ((padded *)rec)->x = ((const vpadded *)lanes)->x[l];
 }
 
-static void padded_put(void *lanes, int l, const void *rec)
+static void padded_put(void *lanes, void *shared, int l, const void *rec)
 {
+    (void)shared;
     ((vpadded *)lanes)->on[l] = ((const padded *)rec)->on;
     ((vpadded *)lanes)->x[l] = ((const padded *)rec)->x;
 }
 
 /* Lanes as an array of whole records: also a valid layout. */
-static void aos_get(void *rec, const void *lanes, int l) { ((tnode *)rec)[0] = ((const tnode *)lanes)[l]; }
-static void aos_put(void *lanes, int l, const void *rec) { ((tnode *)lanes)[l] = *(const tnode *)rec; }
+static void aos_get(void *rec, const void *lanes, const void *shared, int l) { (void)shared; ((tnode *)rec)[0] = ((const tnode *)lanes)[l]; }
+static void aos_put(void *lanes, void *shared, int l, const void *rec) { (void)shared; ((tnode *)lanes)[l] = *(const tnode *)rec; }
 
 /* Every lane holds the same value: an element the lanes share (stride 0). */
-static void same_get(void *rec, const void *lanes, int l) { (void)l; *(cp_real *)rec = *(const cp_real *)lanes; }
-static void same_put(void *lanes, int l, const void *rec) { (void)l; *(cp_real *)lanes = *(const cp_real *)rec; }
+static void same_get(void *rec, const void *lanes, const void *shared, int l) { (void)shared; (void)l; *(cp_real *)rec = *(const cp_real *)lanes; }
+static void same_put(void *lanes, void *shared, int l, const void *rec) { (void)shared; (void)l; *(cp_real *)lanes = *(const cp_real *)rec; }
 
 START_TEST(test_lane_plan)
 {
@@ -697,18 +708,18 @@ START_TEST(test_lane_plan)
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(lnode, act));
     ck_assert_uint_eq(p.run[1].width, 4);
     ck_assert_uint_eq(p.run[1].stride, 4);
-    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put, NULL };
+    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put, NULL, 0 };
     ck_assert(rt_lane_plan_make(&p, &pad, sizeof(padded), HERE));
     ck_assert_int_eq(p.nruns, 2); /* the padding bytes are not moved */
     ck_assert_uint_eq(p.run[1].plain_off, offsetof(padded, x));
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(vpadded, x));
     ck_assert_uint_eq(p.run[1].width, 8);
-    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put, NULL };
+    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put, NULL, 0 };
     ck_assert(rt_lane_plan_make(&p, &aos, sizeof(tnode), HERE));
     ck_assert_int_eq(p.nruns, 1);
     ck_assert_uint_eq(p.run[0].width, sizeof(tnode));
     ck_assert_uint_eq(p.run[0].stride, sizeof(tnode));
-    rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL };
+    rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL, 0 };
     ck_assert(rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
     ck_assert_int_eq(p.nruns, 1);
     ck_assert_uint_eq(p.run[0].width, sizeof(cp_real));
@@ -723,6 +734,108 @@ START_TEST(test_lane_plan)
     ck_assert_ptr_ne(other, kept);
     ck_assert_int_eq(other->nruns, 1);
     ck_assert_ptr_nonnull(rt_lane_plan_of(&same, sizeof(cp_real), HERE));
+}
+END_TEST
+
+/* ---- shared records: elements every replicate holds equal ------------------ */
+
+/* The connection type with its weight in a shared record (as cupitc lays
+ * out elements it proves equal in all replicates): tag and delta per lane. */
+typedef struct lsconn {
+    int32_t tag[RT_LANES];
+    cp_real delta[RT_LANES];
+} lsconn;
+
+typedef struct ssconn {
+    cp_real w;
+} ssconn;
+
+static void lsconn_get(void *rec, const void *lanes, const void *shared, int l)
+{
+    tconn *r = rec;
+    const lsconn *v = lanes;
+    r->tag = v->tag[l];
+    r->w = ((const ssconn *)shared)->w;
+    r->delta = v->delta[l];
+}
+
+static void lsconn_put(void *lanes, void *shared, int l, const void *rec)
+{
+    const tconn *r = rec;
+    lsconn *v = lanes;
+    v->tag[l] = r->tag;
+    ((ssconn *)shared)->w = r->w;
+    v->delta[l] = r->delta;
+}
+
+static void lsconn_merge(void *me, const void *you, const void *shared)
+{
+    (void)shared;
+    for (int l = 0; l < RT_LANES; l++)
+        ((lsconn *)me)->delta[l] += ((const lsconn *)you)->delta[l];
+}
+
+#define SPLIT_LANES { sizeof(lsconn), lsconn_get, lsconn_put, lsconn_merge, sizeof(ssconn) }
+static const rt_bundle_desc split_bundles[] = LANE_BUNDLES(SPLIT_LANES);
+static const rt_net_desc split_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, split_bundles,
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0 },
+};
+
+/* Per-replicate deltas into bundle IN_HID of both networks. */
+static void fill_split(int32_t k)
+{
+    for (int32_t r = 0; r < k; r++)
+        for (int32_t c = 0; c < net.bundles[IN_HID].nconn; c++) {
+            conn_at(&ref, r, IN_HID, c)->delta = ival(r, c + 1);
+            ((lsconn *)net.blocks[r / RT_LANES].conns[IN_HID] + c)->delta[r % RT_LANES] =
+                ival(r, c + 1);
+        }
+}
+
+/* Every lane of bundle IN_HID holds ref's replicate 0, weights from the
+ * shared records. */
+static void check_split_equal_ref(void)
+{
+    for (int32_t r = 0; r < net.nblocks * RT_LANES; r++)
+        for (int32_t c = 0; c < net.bundles[IN_HID].nconn; c++) {
+            tconn got;
+            lsconn_get(&got, (lsconn *)net.blocks[r / RT_LANES].conns[IN_HID] + c,
+                       (ssconn *)net.blocks[r / RT_LANES].conns_shared[IN_HID] + c,
+                       r % RT_LANES);
+            ck_assert_mem_eq(&got, conn_at(&ref, 0, IN_HID, c), sizeof got);
+        }
+}
+
+START_TEST(test_shared_records)
+{
+    rt_lane_plan p;
+    rt_lane_desc split = SPLIT_LANES;
+    ck_assert(rt_lane_plan_make(&p, &split, sizeof(tconn), HERE));
+    ck_assert_int_eq(p.nruns, 3);
+    ck_assert(p.run[1].shared); /* w */
+    ck_assert_uint_eq(p.run[1].stride, 0);
+    ck_assert_uint_eq(p.run[1].lane_off, offsetof(ssconn, w));
+    ck_assert(!p.run[2].shared); /* delta */
+    int32_t k = _i == 0 ? 48 : 40; /* lane-wise MERGE, then per record (padding) */
+    rt_net_destroy(&net);
+    build(&net, &split_desc, 20, 30);
+    build(&ref, &plain_desc, 20, 30);
+    rt_replicate(&net, k, k, false, 0, HERE);
+    rt_replicate(&ref, k, k, false, 0, HERE);
+    ck_assert_ptr_nonnull(net.blocks[0].conns_shared[IN_HID]);
+    ck_assert_ptr_null(net.blocks[0].nodes_shared[IN]);
+    check_split_equal_ref();
+    fill_split(k);
+    rt_merge(&net, HERE);
+    rt_merge(&ref, HERE);
+    check_split_equal_ref();
+    fill_split(k);
+    rt_replicate(&net, 1, 1, false, 0, HERE);
+    rt_replicate(&ref, 1, 1, false, 0, HERE);
+    ck_assert_mem_eq(net.reps[0].conns[IN_HID], ref.reps[0].conns[IN_HID],
+                     (size_t)net.bundles[IN_HID].nconn * sizeof(tconn));
+    rt_net_destroy(&ref);
 }
 END_TEST
 
@@ -748,6 +861,7 @@ static Suite *lanes_suite(void)
     tcase_add_test(tc, test_out_of_memory);
     tcase_add_test(tc, test_destroy_in_lane_state);
     tcase_add_test(tc, test_lane_plan);
+    tcase_add_loop_test(tc, test_shared_records, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
