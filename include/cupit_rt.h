@@ -354,6 +354,16 @@ void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
                  size_t lane_offset, const cp_io *io, rt_srcpos where);
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
                   size_t lane_offset, cp_io *io, rt_srcpos where);
+/* The same in two steps, for a network in lane blocks: rt_io_check reports
+ * what rt_io_input/rt_io_output would report, then rt_io_block moves the
+ * values of the replicates of block j only.  Generated code uses them to
+ * move a batch into each block right before a call on it, in the same
+ * parallel loop (the block's data then sits in the cache of the thread that
+ * computes on it). */
+void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, const cp_io *io,
+                 bool input, rt_srcpos where);
+void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_offset,
+                 const cp_io *io, int32_t j, bool input);
 
 /* ---- the standard library's arithmetic, inline ----------------------------
  *

@@ -141,6 +141,21 @@ static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
     }
 }
 
+void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, const cp_io *io,
+                 bool input, rt_srcpos where)
+{
+    check_area(net, g, &lo, &hi, io, input ? "input" : "output", where);
+}
+
+void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_offset,
+                 const cp_io *io, int32_t j, bool input)
+{
+    /* checked by rt_io_check already: no error can come from here */
+    int32_t stride = check_area(net, g, &lo, &hi, io, "", RT_NOWHERE);
+    if (stride && j < net->nblocks)
+        move_block(net, g, j, lo, hi, lane_offset, io, stride, input);
+}
+
 void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
                  size_t lane_offset, const cp_io *io, rt_srcpos where)
 {

@@ -120,7 +120,8 @@ static inline void copy_shared(char *plain, size_t sz, const char *val, int n, u
 {
     if (width % 4 == 0 && width <= 64) {
         uint32_t w[16];
-        memcpy(w, val, width);
+        for (uint32_t i = 0; i < width / 4; i++) /* fixed-size copies: no calls */
+            memcpy(&w[i], val + 4 * i, 4);
         for (int l = 0; l < n; l++)
             for (uint32_t i = 0; i < width / 4; i++)
                 memcpy(plain + (size_t)l * sz + 4 * i, &w[i], 4);

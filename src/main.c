@@ -247,7 +247,7 @@ static char *derived_name(const char *input, const char *suffix)
 }
 
 /* Emits C and runs the C compiler as the options ask. */
-static int generate(const Options *opt, Program *prog, const LowerPlan *plan,
+static int generate(const Options *opt, Program *prog, LowerPlan *plan,
                     const char *argv0)
 {
     Emitter em;

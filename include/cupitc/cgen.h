@@ -24,6 +24,6 @@ typedef struct CgOptions {
 /* Emits the program into `out`, with the shapes and lane plan of the
  * lowering pass.  Returns false after reporting a diagnostic for a
  * construct the generator cannot translate. */
-bool cg_generate(Program *prog, const LowerPlan *plan, const CgOptions *opts, Emitter *out);
+bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter *out);
 
 #endif

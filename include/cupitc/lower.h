@@ -120,6 +120,11 @@ bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle);
 
+/* Whether subroutine s or anything it calls names an I/O area (IO object):
+ * a call that does not may run block by block interleaved with the I/O
+ * assignments before it. */
+bool lower_uses_io(LowerPlan *p, const Symbol *s);
+
 /* Statistics for --dump-lanes and the tests. */
 void lower_dump(const LowerPlan *p, FILE *out);
 

@@ -35,7 +35,7 @@ typedef struct Cg {
     SemaInfo *si;
     Arena *arena;
     CgOptions opts;
-    const LowerPlan *plan; /* network shapes and the lane plan */
+    LowerPlan *plan;    /* network shapes and the lane plan */
     Emitter *out;
     CgFn *fn;
     int tmp;            /* counter for fresh temporaries */

@@ -492,7 +492,7 @@ static void emit_startup(Cg *cg)
     emit_close(o, "%s", "");
 }
 
-bool cg_generate(Program *prog, const LowerPlan *plan, const CgOptions *opts, Emitter *out)
+bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter *out)
 {
     Cg cg = {.prog = prog, .si = prog->sema, .arena = prog->sema->arena, .opts = *opts,
              .plan = plan, .out = out};

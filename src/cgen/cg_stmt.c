@@ -771,13 +771,159 @@ void cg_locals(Cg *cg, Block *b)
     }
 }
 
+/* ---- a batch: I/O into the replicates, then a call on them ------------------- */
+
+/* The network variable of `net[].g[].e`, `net.g[].e` or `net[...]`, NULL
+ * for anything else (one replicate, ME). */
+static Symbol *all_replicates_var(Expr *e)
+{
+    if (e->kind == EXPR_ALLSLICE)
+        e = e->u.allslice.obj;
+    return e->kind == EXPR_NAME && e->sym && e->sym->type && e->sym->type->kind == TY_NETWORK
+               ? e->sym : NULL;
+}
+
+/* Whether evaluating e earlier than written changes nothing: no calls
+ * (a network function could read what the batch moves), no network data. */
+static bool batch_safe(const Expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING:
+        return true;
+    case EXPR_NAME:
+        return !(e->sym && e->sym->type && e->sym->type->kind == TY_NETWORK);
+    case EXPR_UNARY:
+        return e->u.unary.op != OP_RANDOM && batch_safe(e->u.unary.operand);
+    case EXPR_BINARY:
+        return batch_safe(e->u.binary.lhs) && batch_safe(e->u.binary.rhs);
+    case EXPR_TERNARY:
+        return batch_safe(e->u.ternary.cond) && batch_safe(e->u.ternary.then_e) &&
+               batch_safe(e->u.ternary.else_e);
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            if (!batch_safe(VEC_AT(e->u.convert.args, i, Expr)))
+                return false;
+        return true;
+    case EXPR_MAXINDEX: /* I/O changes no replicate count or group size */
+        return true;
+    default:
+        return false;
+    }
+}
+
+static Symbol *input_var(Stmt *s)
+{
+    if (s->kind != STMT_INPUT)
+        return NULL;
+    Expr *base, *range;
+    cg_split_multi(s->u.io.node_side->u.select.obj, &base, &range);
+    if (!batch_safe(range) || base->kind != EXPR_SELECT)
+        return NULL;
+    return all_replicates_var(base->u.select.obj);
+}
+
+/* The statements b[i..] that form a batch: I/O inputs into all replicates
+ * of one network in lane blocks, then a call of a network procedure on
+ * (some of) its replicates that does not touch I/O areas itself.  Returns
+ * how many inputs there are (0: no batch). */
+static int batch_at(Cg *cg, Block *b, int i)
+{
+    if (!cg->opts.lanes || (cg->fn && cg->fn->ctx != CTX_CA))
+        return 0;
+    Symbol *v = input_var(VEC_AT(b->stmts, i, Stmt));
+    if (!v)
+        return 0;
+    int n = 1;
+    while (i + n < b->stmts.len && input_var(VEC_AT(b->stmts, i + n, Stmt)) == v)
+        n++;
+    if (i + n == b->stmts.len)
+        return 0;
+    Stmt *c = VEC_AT(b->stmts, i + n, Stmt);
+    if (c->kind != STMT_OBJCALL || c->u.call.call->call_kind != CALL_REPLICATES)
+        return 0;
+    Expr *base, *range;
+    cg_split_multi(c->u.call.call->u.objcall.obj, &base, &range);
+    if (all_replicates_var(base) != v || !batch_safe(range) ||
+        lower_uses_io(cg->plan, c->u.call.call->sym))
+        return 0;
+    for (int k = 0; k < c->u.call.call->u.objcall.args.len; k++)
+        if (!batch_safe(VEC_AT(c->u.call.call->u.objcall.args, k, Expr)))
+            return 0;
+    return n;
+}
+
+/* A batch in lane blocks: the I/O checks first, then one loop over the
+ * blocks that moves each block's inputs and at once runs the call on it, in
+ * parallel when the call is worth it.  The block's inputs then sit in the
+ * cache of the thread that computes on them, and the moves run in parallel
+ * too.  Block j's call reads and writes block j only, so the order is the
+ * program's.  Not in lane blocks: the statements one by one. */
+static void batch(Cg *cg, Block *b, int i, int n)
+{
+    Emitter *o = cg->out;
+    Stmt *first = VEC_AT(b->stmts, i, Stmt), *cs = VEC_AT(b->stmts, i + n, Stmt);
+    Expr *call = cs->u.call.call, *base, *range;
+    Symbol *proc = call->sym;
+    cg_split_multi(call->u.objcall.obj, &base, &range);
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, base, &netx, &repx, &cn);
+    cg_line(cg, first->loc);
+    emit_open(o, "%s", "");
+    emit(o, "rt_net *const n_ = %s;", netx);
+    emit_open(o, "if (n_->blocks)");
+    const char *moves = "";
+    for (int k = 0; k < n; k++) {
+        Stmt *s = VEC_AT(b->stmts, i + k, Stmt);
+        cg_line(cg, s->loc);
+        Expr *pvs = s->u.io.node_side, *gb, *gr;
+        cg_split_multi(pvs->u.select.obj, &gb, &gr);
+        int g = cg_group_index(cn, gb->sym);
+        Type *node = type_node_of(gb->sym->type);
+        const char *lo = cg_fresh(cg, "ilo"), *hi = cg_fresh(cg, "ihi");
+        emit_range(cg, gr, cg_fmt(cg, "n_->count[%d]", g), lo, hi);
+        const char *io = cg_fmt(cg, "&%s", cg_lvalue(cg, s->u.io.io));
+        emit(o, "rt_io_check(n_, %d, %s, %s, %s, true, %s);", g, lo, hi, io, cg_pos(cg, s->loc));
+        moves = cg_fmt(cg, "%s rt_io_block(n_, %d, %s, %s, %s, %s, j_, true);", moves, g, lo, hi,
+                       cg_lane_offset(cg, node, pvs->sym), io);
+    }
+    cg_line(cg, cs->loc);
+    const char *lo = cg_fresh(cg, "lo"), *hi = cg_fresh(cg, "hi");
+    emit_range(cg, range, "n_->nreps", lo, hi);
+    const char *la = broadcast_args(cg, proc, args_to_temps(cg, proc, &call->u.objcall.args, ""));
+    const char *loop = cg_fmt(cg,
+        "for (int32_t j_ = 0; j_ < n_->nblocks; j_++) {%s "
+        "if (j_ < %s / RT_LANES || j_ > %s / RT_LANES || %s > %s) continue; "
+        "int32_t m_[RT_LANES]; for (int l = 0; l < RT_LANES; l++) { int32_t q_ = j_ * RT_LANES + l; "
+        "m_[l] = q_ >= %s && q_ <= %s; } %s(n_, j_, m_%s); }",
+        moves, lo, hi, lo, hi, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), la);
+    parallel_loop(cg, cg_fmt(cg, "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi,
+                             lo),
+                  loop);
+    emit_close(o, "%s", "");
+    emit_open(o, "else");
+    for (int k = 0; k <= n; k++)
+        stmt(cg, VEC_AT(b->stmts, i + k, Stmt));
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
 void cg_block(Cg *cg, Block *b)
 {
     if (!b)
         return;
     emit_open(cg->out, "%s", "");
     cg_locals(cg, b);
-    for (int i = 0; i < b->stmts.len; i++)
+    for (int i = 0; i < b->stmts.len; i++) {
+        int n = batch_at(cg, b, i);
+        if (n > 0) {
+            batch(cg, b, i, n);
+            i += n;
+            continue;
+        }
         stmt(cg, VEC_AT(b->stmts, i, Stmt));
+    }
     emit_close(cg->out, "%s", "");
 }

@@ -364,7 +364,7 @@ void cg_emit_types(Cg *cg)
 static void emit_init_fn(Cg *cg, Type *t)
 {
     Emitter *o = cg->out;
-    emit_open(o, "static void %s(rt_net *net, void *rec)", cg_init_fn_name(cg, t));
+    emit_open(o, "static CP_UNUSED void %s(rt_net *net, void *rec)", cg_init_fn_name(cg, t));
     emit(o, "cpT_%s *p = rec;", t->name);
     emit(o, "(void)net;");
     for (int i = 0; i < t->elems.len; i++) {
