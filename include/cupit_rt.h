@@ -333,6 +333,12 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
 /* MERGE net: merge all replicates (tree order) into replicate 0, then copy
  * the result to all replicates. */
 void rt_merge(rt_net *net, rt_srcpos where);
+/* The same in two steps, so that calls that compute the same in every
+ * replicate can run once in between: rt_merge_first leaves the result in
+ * every lane of lane block 0 only (it is rt_merge without lane blocks);
+ * rt_merge_spread then copies block 0 to the other blocks. */
+void rt_merge_first(rt_net *net, rt_srcpos where);
+void rt_merge_spread(rt_net *net, rt_srcpos where);
 
 /* Checked access to replicate r (net[r]). */
 static inline rt_rep *rt_rep_at(rt_net *net, int32_t r, rt_srcpos where)

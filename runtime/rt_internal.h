@@ -136,6 +136,10 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads);
 void rt_lanes_enter(rt_net *net, int32_t k, rt_srcpos where);
 /* MERGE in lane state: tree merge per record, result in every lane. */
 void rt_lanes_merge(rt_net *net, rt_srcpos where);
+/* MERGE into block 0 only (all its lanes), and the copy of block 0 to the
+ * other blocks that completes it. */
+void rt_lanes_merge_first(rt_net *net, rt_srcpos where);
+void rt_lanes_spread(rt_net *net, rt_srcpos where);
 /* REPLICATE INTO 1 in lane state: merged values into a new plain
  * replicate 0, blocks freed, state U. */
 void rt_lanes_leave(rt_net *net, rt_srcpos where);

@@ -249,7 +249,7 @@ static void merge_blocks(const rt_net *net, int32_t s, const rset *st,
 /* What to do with every record: fill the lanes from replicate 0's plain
  * records, merge and broadcast (MERGE), or merge into replicate 0's plain
  * records (INTO 1). */
-typedef enum { OP_FILL, OP_MERGE, OP_LEAVE } lane_op;
+typedef enum { OP_FILL, OP_MERGE, OP_MERGE_FIRST, OP_LEAVE } lane_op;
 
 static void record_op(const rt_net *net, lane_op op, int32_t s,
                       const rset *st, int32_t i, char *tmp)
@@ -259,7 +259,7 @@ static void record_op(const rt_net *net, lane_op op, int32_t s,
         return;
     }
     merge_record(net, s, st, i, tmp);
-    if (op == OP_MERGE)
+    if (op == OP_MERGE || op == OP_MERGE_FIRST)
         broadcast(net, s, st, i, tmp);
     else
         memcpy(plain_of(net, s) + (size_t)i * st->size, tmp, st->size);
@@ -283,7 +283,7 @@ static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
         merge_blocks(net, s, st, lo, hi);
     for (int32_t i = lo; i < hi; i++)
         record_op(net, op, s, st, i, tmp);
-    if (op == OP_LEAVE)
+    if (op == OP_LEAVE || op == OP_MERGE_FIRST)
         return;
     size_t ls = st->lane->size, ss = st->lane->shared_size;
     const char *first = lanes_of(net, 0, s) + (size_t)lo * ls;
@@ -292,6 +292,18 @@ static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
         memcpy(lanes_of(net, j, s) + (size_t)lo * ls, first, (size_t)(hi - lo) * ls);
         if (sfirst)
             memcpy(shared_rec(net, j, s, st, lo), sfirst, (size_t)(hi - lo) * ss);
+    }
+}
+
+/* Block j of every set := block 0. */
+static void copy_block(const rt_net *net, const rset *sets, int32_t j)
+{
+    for (int32_t s = 0; s < nsets(net); s++) {
+        const rset *st = &sets[s];
+        memcpy(lanes_of(net, j, s), lanes_of(net, 0, s), (size_t)st->n * st->lane->size);
+        if (shared_of(net, 0, s))
+            memcpy(shared_of(net, j, s), shared_of(net, 0, s),
+                   (size_t)st->n * st->lane->shared_size);
     }
 }
 
@@ -306,7 +318,8 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
         return lanes;
     if (st->lane_tree) /* block merges, fold of block 0, copies of block 0 */
         return RT_LANES + (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
-    return (st->merge ? net->nreps : 1) + (op == OP_MERGE ? lanes : 1);
+    return (st->merge ? net->nreps : 1) +
+           (op == OP_MERGE ? lanes : op == OP_MERGE_FIRST ? RT_LANES : 1);
 }
 
 /* Applies op to every record of every set; one parallel region over the
@@ -449,6 +462,39 @@ void rt_lanes_merge(rt_net *net, rt_srcpos where)
     if (net->nreps < 2)
         return; /* R(1): nothing to merge */
     for_all_records(net, OP_MERGE, where);
+}
+
+void rt_lanes_merge_first(rt_net *net, rt_srcpos where)
+{
+    if (net->nreps < 2)
+        return;
+    for_all_records(net, OP_MERGE_FIRST, where);
+}
+
+void rt_lanes_spread(rt_net *net, rt_srcpos where)
+{
+    if (net->nblocks < 2)
+        return;
+    int32_t ns = nsets(net);
+    size_t sets_bytes = (size_t)ns * sizeof(rset);
+    rset *sets = rt_alloc(where, sets_bytes);
+    int64_t bytes = 0;
+    for (int32_t s = 0; s < ns; s++) {
+        sets[s] = set_of(net, s);
+        bytes += (int64_t)sets[s].n * (int64_t)(sets[s].lane->size + sets[s].lane->shared_size);
+    }
+    /* each block by the thread that the generated code's static schedule
+       gives it, when the copies are worth a parallel region */
+    if (bytes * (net->nblocks - 1) >= 16 * 2 * RT_LANE_GRAIN && rt_threads() > 1) {
+#pragma omp parallel for schedule(static)
+        for (int32_t j = 0; j < net->nblocks; j++)
+            if (j > 0)
+                copy_block(net, sets, j);
+    } else {
+        for (int32_t j = 1; j < net->nblocks; j++)
+            copy_block(net, sets, j);
+    }
+    rt_free(sets, sets_bytes);
 }
 
 void rt_lanes_leave(rt_net *net, rt_srcpos where)

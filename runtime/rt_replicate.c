@@ -193,6 +193,20 @@ void rt_merge(rt_net *net, rt_srcpos where)
     copy_to_all(net);
 }
 
+void rt_merge_first(rt_net *net, rt_srcpos where)
+{
+    if (net->blocks)
+        rt_lanes_merge_first(net, where);
+    else
+        rt_merge(net, where);
+}
+
+void rt_merge_spread(rt_net *net, rt_srcpos where)
+{
+    if (net->blocks)
+        rt_lanes_spread(net, where);
+}
+
 /* REPLICATE net INTO 1 in state R(k): merge and return to U. */
 static void reunite(rt_net *net, rt_srcpos where)
 {

@@ -113,6 +113,12 @@ bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *el
  * whenever lane code runs (uniform.c): the lane record holds it once. */
 bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem);
 
+/* Whether the central agent's call `call` (net[].p (...) or net.p (...))
+ * always finds all replicates equal, leaves them equal and does nothing
+ * else: every replicate computes the same, so after MERGE it can run on one
+ * lane block whose result is then copied to the others (uniform.c). */
+bool lower_call_uniform(const LowerPlan *p, const Expr *call);
+
 /* Whether lane code can run node subroutine `s` on `group` of `net`, or
  * connection subroutine `s` on `bundle` of `net` (a network call of the
  * central agent reaches it).  Instances that cannot run get no body that

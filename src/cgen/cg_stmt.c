@@ -910,6 +910,66 @@ static void batch(Cg *cg, Block *b, int i, int n)
     emit_close(o, "%s", "");
 }
 
+/* ---- MERGE, then calls that every replicate computes alike ------------------ */
+
+/* How many statements after the MERGE at b[i] are calls on all replicates
+ * of the merged network that compute the same in every replicate
+ * (lower_call_uniform): right after MERGE they need to run on one lane
+ * block only, before its result is copied to the others. */
+static int uniform_after_merge(Cg *cg, Block *b, int i)
+{
+    Stmt *m = VEC_AT(b->stmts, i, Stmt);
+    if (!cg->opts.lanes || (cg->fn && cg->fn->ctx != CTX_CA) || m->kind != STMT_MERGE)
+        return 0;
+    Symbol *v = all_replicates_var(m->u.merge.obj);
+    int n = 0;
+    while (v && i + 1 + n < b->stmts.len) {
+        Stmt *c = VEC_AT(b->stmts, i + 1 + n, Stmt);
+        if (c->kind != STMT_OBJCALL || c->u.call.call->call_kind != CALL_REPLICATES ||
+            !lower_call_uniform(cg->plan, c->u.call.call))
+            break;
+        Expr *base, *range;
+        cg_split_multi(c->u.call.call->u.objcall.obj, &base, &range);
+        if (range || all_replicates_var(base) != v)
+            break;
+        n++;
+    }
+    return n;
+}
+
+static void merge_then_uniform(Cg *cg, Block *b, int i, int n)
+{
+    Emitter *o = cg->out;
+    Stmt *m = VEC_AT(b->stmts, i, Stmt);
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, m->u.merge.obj, &netx, &repx, &cn);
+    cg_line(cg, m->loc);
+    emit_open(o, "%s", "");
+    emit(o, "rt_net *const n_ = %s;", netx);
+    emit_open(o, "if (n_->blocks && n_->nblocks > 1)");
+    emit(o, "rt_merge_first(n_, %s);", cg_pos(cg, m->loc));
+    for (int k = 1; k <= n; k++) {
+        Stmt *s = VEC_AT(b->stmts, i + k, Stmt);
+        Expr *call = s->u.call.call;
+        cg_line(cg, s->loc);
+        emit_open(o, "%s", "");
+        const char *la = broadcast_args(cg, call->sym,
+                                        args_to_temps(cg, call->sym, &call->u.objcall.args, ""));
+        /* every lane of block 0 holds the merged values, padding lanes too */
+        emit(o, "int32_t m_[RT_LANES]; for (int l = 0; l < RT_LANES; l++) m_[l] = 1;");
+        emit(o, "%s(n_, 0, m_%s);", cg_lane_fn_name(cg, call->sym, NULL, -1), la);
+        emit_close(o, "%s", "");
+    }
+    emit(o, "rt_merge_spread(n_, %s);", cg_pos(cg, m->loc));
+    emit_close(o, "%s", "");
+    emit_open(o, "else");
+    for (int k = 0; k <= n; k++)
+        stmt(cg, VEC_AT(b->stmts, i + k, Stmt));
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
 void cg_block(Cg *cg, Block *b)
 {
     if (!b)
@@ -920,6 +980,12 @@ void cg_block(Cg *cg, Block *b)
         int n = batch_at(cg, b, i);
         if (n > 0) {
             batch(cg, b, i, n);
+            i += n;
+            continue;
+        }
+        n = uniform_after_merge(cg, b, i);
+        if (n > 0) {
+            merge_then_uniform(cg, b, i, n);
             i += n;
             continue;
         }

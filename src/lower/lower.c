@@ -133,6 +133,11 @@ bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *
     return ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
 }
 
+bool lower_call_uniform(const LowerPlan *p, const Expr *call)
+{
+    return ptrmap_get(&p->uniform_calls, call, NULL, 0) == (void *)1;
+}
+
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle)
 {

@@ -34,6 +34,7 @@ struct LowerPlan {
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */
+    PtrMap uniform_calls; /* (CA call, NULL, 0) -> (void *)1 uniform / (void *)2 not */
     bool planned;         /* the transport plan was made */
     int nslots;
     PtrVec dump;          /* const char* lines for lower_dump */

@@ -36,6 +36,8 @@ typedef struct UCtx {
     unsigned marks;        /* symbols marked so far */
     PtrVec stack;          /* subroutines being walked */
     bool gave_up;
+    bool effects;          /* a procedure call with effects of its own was walked */
+    PtrMap calls;          /* CA call (Expr *) -> (void *)1 uniform / (void *)2 not */
 } UCtx;
 
 /* One network call being walked: the diverged set of its variable and the
@@ -46,6 +48,8 @@ typedef struct UWalk {
     bool exit_div;         /* a RETURN/BREAK under such control happened */
     bool ret;              /* function result diverges */
     bool net_level;        /* INDEX is the replicate index */
+    const Symbol *subr;    /* the subroutine walked, and which of its */
+    uint8_t pdiv[64];      /* (first 64) parameters diverge in this call */
 } UWalk;
 
 static int loc_of(UCtx *c, const Type *t, int elem)
@@ -164,6 +168,9 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
     case EXPR_INDEX:
         return w->net_level; /* the replicate index; a node's index is the same everywhere */
     case EXPR_NAME:
+        if (e->sym && e->sym->kind == SYM_PARAM && e->sym->subr == w->subr &&
+            e->sym->index < 64 && w->pdiv[e->sym->index])
+            return true; /* diverged in this call */
         return e->sym && sym_div(c, e->sym);
     case EXPR_ME: case EXPR_YOU:
         return false; /* as a whole: only EXTERNAL code sees it */
@@ -246,7 +253,10 @@ static void u_clobber(UCtx *c, UWalk *w, Expr *t)
 
 static void u_block(UCtx *c, UWalk *w, Block *b);
 
-static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args)
+/* The arguments of a call: pdiv[i] tells whether argument i diverges
+ * (parameters beyond 64 are marked for good instead); a VAR argument may be
+ * changed by the callee. */
+static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args, uint8_t *pdiv)
 {
     for (int i = 0; i < args->len; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
@@ -255,6 +265,8 @@ static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args)
         bool d = u_expr(c, w, a);
         if (p && p->access == ACCESS_VAR)
             u_clobber(c, w, a);
+        else if (p && d && pdiv && i < 64)
+            pdiv[i] = 1;
         else if (p && d)
             mark_sym(c, p);
     }
@@ -265,8 +277,10 @@ static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args)
  * replicates.  Returns whether its result (functions) diverges. */
 static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl)
 {
+    UWalk inner = {.D = w->D, .ctl = ctl || w->ctl,
+                   .net_level = s->owner && s->owner->kind == TY_NETWORK, .subr = s};
     if (args)
-        u_args(c, w, s, args);
+        u_args(c, w, s, args, inner.pdiv);
     if (!s->decl || s->external) {
         if (args) /* EXTERNAL: its VAR arguments are unknown */
             for (int i = 0; i < args->len; i++)
@@ -275,8 +289,6 @@ static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl)
     }
     if (!enter(c, s))
         return true;
-    UWalk inner = {.D = w->D, .ctl = ctl || w->ctl,
-                   .net_level = s->owner && s->owner->kind == TY_NETWORK};
     u_block(c, &inner, s->decl->u.subr.body);
     leave(c);
     return inner.ret || inner.ctl;
@@ -292,7 +304,7 @@ static void u_objcall(UCtx *c, UWalk *w, Expr *call)
         return;
     }
     if (p->owner->kind == TY_RECORD) { /* a record procedure changes its object */
-        u_args(c, w, p, &call->u.objcall.args);
+        u_args(c, w, p, &call->u.objcall.args, NULL);
         u_clobber(c, w, obj);
         return;
     }
@@ -321,7 +333,8 @@ static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
     }
     case STMT_CALL: {
         Expr *call = s->u.call.call;
-        u_args(c, w, call->sym, &call->u.call.args);
+        c->effects = true; /* it runs once per replicate: it may print, count */
+        u_args(c, w, call->sym, &call->u.call.args, NULL);
         if (call->sym && call->sym->external)
             for (int i = 0; i < call->u.call.args.len; i++)
                 if (i >= call->sym->params.len ||
@@ -488,8 +501,20 @@ static void ca_net_call(UCtx *c, CaState *st, Expr *call)
        function on replicate 0 make whatever they write diverge */
     bool all = call->sym->kind == SYM_OBJPROC &&
                (obj->kind == EXPR_NAME || obj->kind == EXPR_ALLSLICE);
+    bool equal_before = true, equal_after = true;
+    for (int k = 0; k < c->nloc; k++)
+        equal_before &= !st->D[n][k];
     UWalk w = {.D = st->D[n], .net_level = true};
+    c->effects = false;
     u_subr(c, &w, call->sym, NULL, !all);
+    for (int k = 0; k < c->nloc; k++)
+        equal_after &= !st->D[n][k];
+    /* all replicates equal before and after, nothing else done: every
+       replicate computes the same */
+    bool uniform = all && equal_before && equal_after && !c->effects && !w.ret;
+    void *was = ptrmap_get(&c->calls, call, NULL, 0);
+    ptrmap_put(c->p->arena, &c->calls, call, NULL, 0,
+               uniform && was != (void *)2 ? (void *)1 : (void *)2);
 }
 
 static void ca_expr(UCtx *c, CaState *st, Expr *e)
@@ -731,6 +756,7 @@ void lower_uniform(LowerPlan *p)
     /* locals and parameters only ever become diverged: repeat until stable */
     for (int round = 0; round < 100; round++) {
         c.changed = false;
+        c.calls = (PtrMap){0}; /* the last round's verdicts count */
         memset(c.ever, 0, (size_t)c.nloc);
         CaState *st = st_new(&c);
         c.stack.len = 0;
@@ -743,6 +769,7 @@ void lower_uniform(LowerPlan *p)
             c.gave_up = true;
     }
     if (!c.gave_up) {
+        p->uniform_calls = c.calls;
         for (int i = 0; i < si->types.len; i++) {
             Type *t = VEC_AT(si->types, i, Type);
             if (t->kind != TY_CONNECTION)

@@ -355,6 +355,35 @@ START_TEST(test_lower_not_shared)
 }
 END_TEST
 
+/* Whether statement k of `program` (0 = net.build ()) is a call that every
+ * replicate computes alike. */
+static bool uniform_stmt(int k)
+{
+    Symbol *p = sema_scope_find(prog->sema->globals, intern_cstr(arena, "program"));
+    Stmt *s = VEC_AT(p->decl->u.subr.body->stmts, k, Stmt);
+    ck_assert_int_eq(s->kind, STMT_OBJCALL);
+    return lower_call_uniform(plan, s->u.call.call);
+}
+
+START_TEST(test_lower_uniform_calls)
+{
+    /* statements: 0 build, 1 REPLICATE, then the calls */
+    plan_for("", train_procs,
+             "net[].a[].v <-- xs; net[].learn (); MERGE net; net[].adapt (); net[].absorb ();\n"
+             "net[].learn (); net[0].adapt (); net[].personal ();",
+             true);
+    ck_assert(!uniform_stmt(3)); /* learn: the inputs differ */
+    ck_assert(uniform_stmt(5));  /* adapt right after MERGE */
+    ck_assert(uniform_stmt(6));  /* absorb: still all equal */
+    ck_assert(uniform_stmt(7));  /* learn again: v was merged too */
+    ck_assert(!uniform_stmt(8)); /* one replicate */
+    ck_assert(!uniform_stmt(9)); /* INDEX */
+    /* a call that prints runs once per replicate */
+    plan_for("", "PROCEDURE say () IS pReal (1.0); END;", "MERGE net; net[].say ();", true);
+    ck_assert(!uniform_stmt(3));
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
     Suite *s = suite_create("lower");
@@ -374,6 +403,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_unreached_instances);
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
+    tcase_add_test(tc, test_lower_uniform_calls);
     suite_add_tcase(s, tc);
     return s;
 }
