@@ -136,6 +136,9 @@ int32_t rt_choose_replicates(int32_t lo, int32_t hi, int64_t work, int threads);
 void rt_lanes_enter(rt_net *net, int32_t k, rt_srcpos where);
 /* MERGE in lane state: tree merge per record, result in every lane. */
 void rt_lanes_merge(rt_net *net, rt_srcpos where);
+/* rt_alloc on a cache-line (64-byte) boundary: lane records whose size is
+ * a multiple of 64 then put every lane array in one cache line. */
+void *rt_alloc_lines(rt_srcpos where, size_t bytes);
 /* MERGE into block 0 only (all its lanes), and the copy of block 0 to the
  * other blocks that completes it. */
 void rt_lanes_merge_first(rt_net *net, rt_srcpos where);

@@ -316,8 +316,9 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
     int64_t nb = net->nblocks, lanes = nb * RT_LANES;
     if (op == OP_FILL)
         return lanes;
-    if (st->lane_tree) /* block merges, fold of block 0, copies of block 0 */
-        return RT_LANES + (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
+    if (st->lane_tree) /* block merges; the fold of block 0's lanes (gather,
+                          merge, write back: three moves a lane); copies */
+        return 3 * RT_LANES + (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
     return (st->merge ? net->nreps : 1) +
            (op == OP_MERGE ? lanes : op == OP_MERGE_FIRST ? RT_LANES : 1);
 }
@@ -372,7 +373,7 @@ static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
     net->blocks = rt_alloc(where, (size_t)net->nblocks * sizeof(rt_block));
     for (int32_t j = 0; j < net->nblocks; j++) {
         rt_block *bl = &net->blocks[j];
-        bl->net = rt_alloc(where, d->lane.size);
+        bl->net = rt_alloc_lines(where, d->lane.size);
         bl->nodes = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
         bl->conns = rt_alloc(where, (size_t)d->nbundles * sizeof(void *));
         bl->nodes_shared = rt_alloc(where, (size_t)d->ngroups * sizeof(void *));
@@ -380,14 +381,14 @@ static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
         if (d->lane.shared_size)
             bl->net_shared = rt_alloc(where, d->lane.shared_size);
         for (int32_t g = 0; g < d->ngroups; g++) {
-            bl->nodes[g] = rt_alloc(where, (size_t)net->count[g] * d->groups[g].lane.size);
+            bl->nodes[g] = rt_alloc_lines(where, (size_t)net->count[g] * d->groups[g].lane.size);
             if (d->groups[g].lane.shared_size)
                 bl->nodes_shared[g] = rt_alloc(where, (size_t)net->count[g] *
                                                           d->groups[g].lane.shared_size);
         }
         for (int32_t b = 0; b < d->nbundles; b++) {
-            bl->conns[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
-                                               d->bundles[b].lane.size);
+            bl->conns[b] = rt_alloc_lines(where, (size_t)net->bundles[b].nconn *
+                                                     d->bundles[b].lane.size);
             if (d->bundles[b].lane.shared_size)
                 bl->conns_shared[b] = rt_alloc(where, (size_t)net->bundles[b].nconn *
                                                           d->bundles[b].lane.shared_size);
@@ -485,7 +486,7 @@ void rt_lanes_spread(rt_net *net, rt_srcpos where)
     }
     /* each block by the thread that the generated code's static schedule
        gives it, when the copies are worth a parallel region */
-    if (bytes * (net->nblocks - 1) >= 16 * 2 * RT_LANE_GRAIN && rt_threads() > 1) {
+    if (bytes * (net->nblocks - 1) >= 8 * RT_LANE_GRAIN && rt_threads() > 1) {
 #pragma omp parallel for schedule(static)
         for (int32_t j = 0; j < net->nblocks; j++)
             if (j > 0)

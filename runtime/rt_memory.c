@@ -45,6 +45,19 @@ void *rt_alloc(rt_srcpos where, size_t bytes)
     return p;
 }
 
+void *rt_alloc_lines(rt_srcpos where, size_t bytes)
+{
+    if (!account(bytes))
+        rt_out_of_memory(where, bytes);
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0) {
+        atomic_fetch_sub(&bytes_in_use, bytes);
+        rt_out_of_memory(where, bytes);
+    }
+    memset(p, 0, bytes);
+    return p;
+}
+
 void *rt_realloc(rt_srcpos where, void *p, size_t old_bytes, size_t new_bytes)
 {
     if (new_bytes > old_bytes && !account(new_bytes - old_bytes))
