@@ -386,18 +386,17 @@ static inline cp_real rt_tanh(cp_real x)
 #else
     const float lim = 7.90531110763549805f;
     float a = x < -lim ? -lim : (x > lim ? lim : x);
-    float a2 = a * a;
-    float p = -2.76076847742355e-16f;
-    p = p * a2 + 2.00018790482477e-13f;
-    p = p * a2 + -8.60467152213735e-11f;
-    p = p * a2 + 5.12229709037114e-08f;
-    p = p * a2 + 1.48572235717979e-05f;
-    p = p * a2 + 6.37261928875436e-04f;
-    p = p * a2 + 4.89352455891786e-03f;
-    float q = 1.19825839466702e-06f;
-    q = q * a2 + 1.18534705686654e-04f;
-    q = q * a2 + 2.26843463243900e-03f;
-    q = q * a2 + 4.89352518554385e-03f;
+    /* the polynomials in a2 in Estrin's form: a few short chains of
+       dependent operations instead of one long one (an activation is on
+       the critical path of every node) */
+    float a2 = a * a, a4 = a2 * a2, a8 = a4 * a4;
+    float hi = -2.76076847742355e-16f * a4 + (2.00018790482477e-13f * a2 +
+                                              -8.60467152213735e-11f);
+    float lo = (5.12229709037114e-08f * a2 + 1.48572235717979e-05f) * a4 +
+               (6.37261928875436e-04f * a2 + 4.89352455891786e-03f);
+    float p = hi * a8 + lo;
+    float q = (1.19825839466702e-06f * a2 + 1.18534705686654e-04f) * a4 +
+              (2.26843463243900e-03f * a2 + 4.89352518554385e-03f);
     return (a * p) / q;
 #endif
 }
