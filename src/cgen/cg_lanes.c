@@ -90,7 +90,7 @@ const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
     }
     /* connection subroutines run once per connection: worth inlining */
     return cg_fmt(cg, "static CP_UNUSED %svoid %s(%s)",
-               s->owner->kind == TY_CONNECTION ? "inline " : "",
+               s->owner->kind != TY_NETWORK ? "inline " : "",
                cg_lane_fn_name(cg, s, net, group), lane_params(cg, s, head));
 }
 
