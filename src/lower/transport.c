@@ -415,6 +415,9 @@ typedef struct ConnCx {
 } ConnCx;
 
 typedef struct NodeCx {
+    const Symbol *proc;     /* the node subroutine walked */
+    int8_t known[64];       /* its Bool CONST parameters that the call fixes:
+                               1 true, 0 false, -1 not known */
     int group;
     bool full;              /* the group call runs on every node of the group */
     bool returned;          /* a node may have left the procedure already */
@@ -532,22 +535,36 @@ static void t_loop_stmt(TCtx *c, void *cx, Exits *ex, Stmt *s, State *S, BlockFn
     }
 }
 
-/* IF: each arm from the state before it; the results joined. */
+/* What a condition is known to be in this call: 1 true, 0 false, -1 not
+ * known.  NULL: nothing is known at this level. */
+typedef int (*KnownFn)(void *cx, const Expr *cond);
+
+/* IF: each arm from the state before it; the results joined.  An arm whose
+ * condition the call fixes is taken (and ends the IF) or skipped. */
 static void t_if(TCtx *c, void *cx, Stmt *s, State *S, BlockFn walk, ExprFn expr,
-                 int *depth)
+                 int *depth, KnownFn known)
 {
     State *rest = st_copy(S), *out = NULL;
     if (depth)
         ++*depth;
-    for (int i = 0; i < s->u.if_.arms.len; i++) {
+    bool taken = false;
+    for (int i = 0; i < s->u.if_.arms.len && !taken; i++) {
         IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
         expr(c, cx, arm->cond, rest);
+        int k = known ? known(cx, arm->cond) : -1;
+        if (k == 0)
+            continue;
         State *a = st_copy(rest);
         walk(c, cx, arm->body, a);
-        exit_join(&out, a);
+        if (k == 1) { /* always this arm: neither the later arms nor ELSE */
+            st_assign(rest, a);
+            taken = true;
+        } else {
+            exit_join(&out, a);
+        }
         st_free(a);
     }
-    if (s->u.if_.else_body)
+    if (s->u.if_.else_body && !taken)
         walk(c, cx, s->u.if_.else_body, rest);
     exit_join(&out, rest);
     if (depth)
@@ -737,7 +754,7 @@ static void t_conn_stmt(TCtx *c, ConnCx *cx, Stmt *s, State *S)
         cx->broke = true; /* the rest of this iteration is conditional */
         break;
     case STMT_IF:
-        t_if(c, cx, s, S, t_conn_block, t_conn_expr, &cx->depth);
+        t_if(c, cx, s, S, t_conn_block, t_conn_expr, &cx->depth, NULL);
         break;
     case STMT_LOOP:
     case STMT_FOR: {
@@ -791,7 +808,24 @@ static void t_conn_subr(TCtx *c, ConnCx *outer, const Symbol *proc, State *S, bo
 
 static void t_node_block(TCtx *c, void *vcx, Block *b, State *S);
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
-                        State *S);
+                        State *S, const PtrVec *args);
+
+/* A node procedure's Bool CONST parameter that the call fixes (such as the
+ * report's forward (doIn, doOut)), or its NOT. */
+static int node_known(void *vcx, const Expr *cond)
+{
+    const NodeCx *cx = vcx;
+    bool neg = false;
+    while (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
+        neg = !neg;
+        cond = cond->u.unary.operand;
+    }
+    if (cond->kind != EXPR_NAME || !cond->sym || cond->sym->kind != SYM_PARAM ||
+        cond->sym->subr != cx->proc || cond->sym->index >= 64)
+        return -1;
+    int k = cx->known[cond->sym->index];
+    return k < 0 ? -1 : neg ? !k : k;
+}
 
 static void t_node_expr(TCtx *c, void *vcx, Expr *e, State *S)
 {
@@ -799,7 +833,8 @@ static void t_node_expr(TCtx *c, void *vcx, Expr *e, State *S)
     for_children(c, vcx, e, S, t_node_expr);
     if (e->kind == EXPR_OBJCALL && e->sym && e->u.objcall.obj->kind == EXPR_ME &&
         e->sym->owner && e->sym->owner->kind == TY_NODE)
-        t_node_subr(c, e->sym, cx->group, cx->full, cx->returned || cx->broke, S); /* function */
+        t_node_subr(c, e->sym, cx->group, cx->full, cx->returned || cx->broke, S,
+                    &e->u.objcall.args); /* function */
 }
 
 /* ME.i[].p (args) from a node of group cx->group. */
@@ -846,7 +881,8 @@ static void t_node_stmt(TCtx *c, NodeCx *cx, Stmt *s, State *S)
                 base->sym && base->sym->kind == SYM_IFACE) {
                 t_iface_call(c, cx, call, base->sym, S);
             } else if (p->owner->kind == TY_NODE && call->u.objcall.obj->kind == EXPR_ME) {
-                t_node_subr(c, p, cx->group, cx->full, cx->returned || cx->broke, S);
+                t_node_subr(c, p, cx->group, cx->full, cx->returned || cx->broke, S,
+                            &call->u.objcall.args);
             } else {
                 t_node_expr(c, cx, call->u.objcall.obj, S);
             }
@@ -912,7 +948,7 @@ static void t_node_stmt(TCtx *c, NodeCx *cx, Stmt *s, State *S)
         cx->broke = true;
         break;
     case STMT_IF:
-        t_if(c, cx, s, S, t_node_block, t_node_expr, NULL);
+        t_if(c, cx, s, S, t_node_block, t_node_expr, NULL, node_known);
         break;
     case STMT_LOOP:
     case STMT_FOR: {
@@ -938,12 +974,21 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S)
 }
 
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
-                        State *S)
+                        State *S, const PtrVec *args)
 {
     if (!proc->decl || proc->external || !enter(c, proc))
         return;
     ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, g, (void *)1);
-    NodeCx cx = {.group = g, .full = full, .returned = returned};
+    NodeCx cx = {.proc = proc, .group = g, .full = full, .returned = returned};
+    for (int i = 0; i < 64; i++)
+        cx.known[i] = -1;
+    for (int i = 0; args && i < args->len && i < proc->params.len && i < 64; i++) {
+        const Expr *a = VEC_AT(*args, i, Expr);
+        const Symbol *prm = VEC_AT(proc->params, i, Symbol);
+        if (prm->access == ACCESS_CONST && prm->type && prm->type->kind == TY_BOOL &&
+            a->is_const)
+            cx.known[i] = a->const_int != 0;
+    }
     t_node_block(c, &cx, proc->decl->u.subr.body, S);
     if (cx.ex.ret) {
         st_union(S, cx.ex.ret);
@@ -1023,7 +1068,7 @@ static void t_net_call(TCtx *c, NetCx *cx, Expr *call, State *S)
         c->gave_up = true;
         return;
     }
-    t_node_subr(c, p, g, full, false, S);
+    t_node_subr(c, p, g, full, false, S, &call->u.objcall.args);
 }
 
 static void t_net_stmt(TCtx *c, NetCx *cx, Stmt *s, State *S)
@@ -1046,7 +1091,7 @@ static void t_net_stmt(TCtx *c, NetCx *cx, Stmt *s, State *S)
             if (g < 0)
                 c->gave_up = true;
             else
-                t_node_subr(c, s->proc, g, false, false, S);
+                t_node_subr(c, s->proc, g, false, false, S, &s->u.wta.args);
         }
         break;
     case STMT_REDUCTION:
@@ -1071,7 +1116,7 @@ static void t_net_stmt(TCtx *c, NetCx *cx, Stmt *s, State *S)
         exit_join(&cx->ex.brk, S);
         break;
     case STMT_IF:
-        t_if(c, cx, s, S, t_net_block, t_net_expr, NULL);
+        t_if(c, cx, s, S, t_net_block, t_net_expr, NULL, NULL);
         break;
     case STMT_LOOP:
     case STMT_FOR:

@@ -70,6 +70,9 @@ static const char *const prelude =
     "  PROCEDURE rescaleBy (Real CONST f) IS ME.i[].scaleBy (f); END;\n"
     "  PROCEDURE absorbIn () IS ME.i[].absorb (); END;\n"
     "  PROCEDURE maybeRescale () IS IF ME.v > 0.5 THEN ME.i[].scale (); END; END;\n"
+    "  PROCEDURE emitAll (Bool CONST all) IS\n"
+    "    IF all THEN ME.o[].send (ME.v); ELSE ME.o[].sendIf (ME.v); END;\n"
+    "  END;\n"
     "END TYPE;\n"
     "TYPE G IS GROUP OF U END TYPE;\n"
     "TYPE N IS NETWORK\n"
@@ -216,6 +219,27 @@ START_TEST(test_lower_partial_writes)
     for (size_t i = 0; i < sizeof procs / sizeof *procs; i++) {
         plan_for("", procs[i], "net[].f ();", true);
         ck_assert_msg(!dumped("lazy read"), "%s: %s", procs[i], dump);
+        ck_assert(kept("s"));
+    }
+}
+END_TEST
+
+START_TEST(test_lower_constant_condition)
+{
+    /* a Bool CONST argument the call fixes picks the IF arm: with TRUE every
+       connection gets s; with FALSE or an unknown value only some may */
+    plan_for("", "PROCEDURE f () IS ME.a[].emitAll (true); ME.b[].gather (); END;",
+             "net[].f ();", true);
+    ck_assert_msg(dumped("lazy read of s"), "%s", dump);
+    ck_assert(!kept("s"));
+    const char *procs[] = {
+        "PROCEDURE f () IS ME.a[].emitAll (false); ME.b[].gather (); END;",
+        "PROCEDURE f (Bool CONST x) IS ME.a[].emitAll (x); ME.b[].gather (); END;",
+    };
+    const char *calls[] = {"net[].f ();", "net[].f (true);"};
+    for (size_t i = 0; i < sizeof procs / sizeof *procs; i++) {
+        plan_for("", procs[i], calls[i], true);
+        ck_assert_msg(!dumped("lazy read of s"), "%s: %s", procs[i], dump);
         ck_assert(kept("s"));
     }
 }
@@ -394,6 +418,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_no_fuse);
     tcase_add_test(tc, test_lower_read_in_a_later_call);
     tcase_add_test(tc, test_lower_partial_writes);
+    tcase_add_test(tc, test_lower_constant_condition);
     tcase_add_test(tc, test_lower_changed_operand);
     tcase_add_test(tc, test_lower_two_writers);
     tcase_add_test(tc, test_lower_in_side_writer_out_side_read);
