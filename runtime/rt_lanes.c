@@ -275,11 +275,11 @@ static int32_t chunks(const rset *st)
 }
 
 static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
-                     int32_t c, char *tmp)
+                     int32_t c, char *tmp, bool blocks_merged)
 {
     int32_t lo = c * RT_LANE_CHUNK;
     int32_t hi = st->n - lo < RT_LANE_CHUNK ? st->n : lo + RT_LANE_CHUNK;
-    if (st->lane_tree)
+    if (st->lane_tree && !blocks_merged)
         merge_blocks(net, s, st, lo, hi);
     for (int32_t i = lo; i < hi; i++)
         record_op(net, op, s, st, i, tmp);
@@ -323,6 +323,33 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
            (op == OP_MERGE ? lanes : op == OP_MERGE_FIRST ? RT_LANES : 1);
 }
 
+/* Inside a parallel region: the block tree of every set with lane_tree, the
+ * pairs of a round in parallel (many blocks of few records, as with one
+ * replicate per example, have no other parallelism).  Each record meets
+ * the same pairs in the same rounds as in merge_blocks. */
+static void merge_pairs(const rt_net *net, const rset *sets)
+{
+    for (int32_t w = 1; w < net->nblocks; w *= 2) {
+        int32_t npairs = (net->nblocks - w + 2 * w - 1) / (2 * w);
+#pragma omp for schedule(static)
+        for (int32_t p = 0; p < npairs; p++) {
+            int32_t a = p * 2 * w;
+            for (int32_t s = 0; s < nsets(net); s++) {
+                const rset *st = &sets[s];
+                if (!st->lane_tree)
+                    continue;
+                size_t ls = st->lane->size, ss = st->lane->shared_size;
+                char *me = lanes_of(net, a, s);
+                const char *you = lanes_of(net, a + w, s);
+                const char *sh = shared_of(net, a, s);
+                for (int32_t i = 0; i < st->n; i++)
+                    st->lane->merge(me + (size_t)i * ls, you + (size_t)i * ls,
+                                    sh ? sh + (size_t)i * ss : NULL);
+            }
+        }
+    }
+}
+
 /* Applies op to every record of every set; one parallel region over the
  * records when there is enough work, a plain loop otherwise (an OpenMP
  * region costs a futex call even when it runs on one thread).  Each
@@ -347,17 +374,18 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
         char *tmp = rt_alloc(where, tmp_bytes);
         for (int32_t s = 0; s < ns; s++)
             for (int32_t c = 0; c < chunks(&sets[s]); c++)
-                chunk_op(net, op, s, &sets[s], c, tmp);
+                chunk_op(net, op, s, &sets[s], c, tmp, false);
         rt_free(tmp, tmp_bytes);
     } else {
 #pragma omp parallel
         {
+            merge_pairs(net, sets); /* ends with a barrier */
             char *tmp = rt_alloc(where, tmp_bytes);
             for (int32_t s = 0; s < ns; s++) {
                 int32_t nc = chunks(&sets[s]);
 #pragma omp for schedule(static) nowait
                 for (int32_t c = 0; c < nc; c++)
-                    chunk_op(net, op, s, &sets[s], c, tmp);
+                    chunk_op(net, op, s, &sets[s], c, tmp, true);
             }
             rt_free(tmp, tmp_bytes);
         }
