@@ -513,8 +513,12 @@ void rt_lanes_spread(rt_net *net, rt_srcpos where)
         bytes += (int64_t)sets[s].n * (int64_t)(sets[s].lane->size + sets[s].lane->shared_size);
     }
     /* each block by the thread that the generated code's static schedule
-       gives it, when the copies are worth a parallel region */
-    if (bytes * (net->nblocks - 1) >= 8 * RT_LANE_GRAIN && rt_threads() > 1) {
+       gives it, when every thread copies 256 KB or more: a region wakes
+       the other threads, which then spin for a while, and in a program
+       that otherwise runs serially that slowed whole epochs by 13 %
+       (building, H = 16: 277 KB in all on two threads) */
+    int threads = rt_threads();
+    if (threads > 1 && bytes * (net->nblocks - 1) >= (int64_t)threads * 8 * RT_LANE_GRAIN) {
 #pragma omp parallel for schedule(static)
         for (int32_t j = 0; j < net->nblocks; j++)
             if (j > 0)
