@@ -9,9 +9,9 @@
 #               NAME.c       EXTERNAL C code compiled in
 #               NAME.flags   extra cupitc options
 # Each program runs with 1 and 2 threads, as a serial (--no-openmp) build,
-# with replicates one at a time (--no-lanes) and with every connection
-# element kept in memory (-fno-fuse: no lazy reads, lower.h); all runs must
-# give the expected output.  The report's features.nn runs too.
+# with replicates one at a time (--no-lanes) and unoptimised (-O0: the C
+# compiler's -O0, and every connection element kept in memory as with
+# -fno-fuse, no lazy reads, lower.h); all runs must give the expected output.  The report's features.nn runs too.
 set -u
 : "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
 ROOT=$(pwd)
@@ -27,12 +27,12 @@ run_case() { # name src dir
     [ -f "$dir/$name.args" ] && args=$(cat "$dir/$name.args")
     want_status=0
     [ -f "$dir/$name.status" ] && want_status=$(cat "$dir/$name.status")
-    for variant in omp serial nolanes nofuse; do
+    for variant in omp serial nolanes O0; do
         flags=""
         [ -f "$dir/$name.flags" ] && flags=$(cat "$dir/$name.flags")
         [ "$variant" = serial ] && flags="$flags --no-openmp"
         [ "$variant" = nolanes ] && flags="$flags --no-lanes"
-        [ "$variant" = nofuse ] && flags="$flags -fno-fuse"
+        [ "$variant" = O0 ] && flags="$flags -O0"
         exe="$out/$name.$variant"
         # shellcheck disable=SC2086
         if ! "$CUPITC" $flags -Xcc -Wall -Xcc -Wextra -Xcc -Werror "$src" $extra -o "$exe" \
