@@ -198,12 +198,20 @@ typedef void (*rt_lane_put_fn)(void *lanes, void *shared, int lane, const void *
  * NULL when the type has no MERGE. */
 typedef void (*rt_lane_merge_fn)(void *me, const void *you, const void *shared);
 
+/* The RT_LANES lanes of one lane record merged into its lane 0 in the
+ * tree order of plain replicates (round w = 1, 2, 4, 8: lane a + w into
+ * lane a for a a multiple of 2w) by the type's MERGE procedure, lane-wise;
+ * the other lanes are left with values nobody reads.  `shared` as for
+ * rt_lane_merge_fn. */
+typedef void (*rt_lane_fold_fn)(void *lanes, const void *shared);
+
 typedef struct rt_lane_desc {
     size_t size;         /* sizeof the lane record */
     rt_lane_get_fn get;
     rt_lane_put_fn put;
     rt_lane_merge_fn merge; /* lane-wise MERGE procedure, or NULL */
     size_t shared_size;  /* sizeof the shared record, 0 when there is none */
+    rt_lane_fold_fn fold; /* lanes into lane 0 by MERGE, or NULL (with merge) */
 } rt_lane_desc;
 
 typedef struct rt_block {

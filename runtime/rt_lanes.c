@@ -4,7 +4,8 @@
  * records instead of k plain replicates.  This file enters and leaves that
  * state and merges in it, in parallel over records when there is enough
  * work: with the types' lane-wise MERGE and no padding lanes, blocks are
- * merged pairwise and then the lanes of block 0; otherwise every record is
+ * merged pairwise and then the lanes of block 0 (inside the lane record
+ * with the type's fold, else in plain temporaries); otherwise every record is
  * gathered lane by lane into plain temporaries and merged there in the
  * tree order of the plain implementation (docs/replication.md).
  */
@@ -210,6 +211,12 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
         move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), 1, true);
         return;
     }
+    if (st->lane_tree && st->lane->fold) { /* block 0's lanes inside the lane record */
+        char *me = lanes_of(net, 0, s) + off, *sh = shared_rec(net, 0, s, st, i);
+        st->lane->fold(me, sh);
+        move_lanes(st, tmp, me, sh, 1, true);
+        return;
+    }
     if (st->lane_tree) {
         move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), RT_LANES,
                    true);
@@ -317,8 +324,11 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
     if (op == OP_FILL)
         return lanes;
     if (st->lane_tree) /* block merges; the fold of block 0's lanes (gather,
-                          merge, write back: three moves a lane); copies */
-        return 3 * RT_LANES + (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
+                          merge, write back: three moves a lane; with the
+                          type's fold in vector registers: the write back
+                          and four lane-wise merges); copies */
+        return (st->lane->fold ? 2 : 3) * RT_LANES +
+               (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
     return (st->merge ? net->nreps : 1) +
            (op == OP_MERGE ? lanes : op == OP_MERGE_FIRST ? RT_LANES : 1);
 }

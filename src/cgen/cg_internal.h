@@ -129,6 +129,9 @@ const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k,
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group);
 void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group);
 const char *cg_lane_merge_name(Cg *cg, const Type *t);
+const char *cg_lane_fold_name(Cg *cg, const Type *t);
+/* Whether element e of t is an array over the lanes in t's lane record. */
+bool cg_lane_array_elem(Cg *cg, const Type *t, const Symbol *e);
 void cg_emit_lane_merge(Cg *cg, Symbol *merge);
 
 /* ---- cg_stmt.c ---- */

@@ -991,6 +991,11 @@ const char *cg_lane_merge_name(Cg *cg, const Type *t)
     return cg_fmt(cg, "cpMergeL_%s", t->name);
 }
 
+const char *cg_lane_fold_name(Cg *cg, const Type *t)
+{
+    return cg_fmt(cg, "cpFoldL_%s", t->name);
+}
+
 /* Starts / ends emitting the lane code of one subroutine. */
 static void lane_enter(Cg *cg, CgFn *fn, MaskStack *ms)
 {
@@ -1013,6 +1018,64 @@ static void lane_leave(Cg *cg)
     cg->fn = NULL;
 }
 
+/* The fold of one lane record's lanes into lane 0 (rt_lane_fold_fn): four
+ * rounds of the lane-wise MERGE, round w on a copy whose every lane holds
+ * the operands of its group of 2w lanes (ME: lane a, YOU: lane a + w), so
+ * that each lane computes what lane a does and no lane merges values the
+ * plain tree would not (no overflow or division the program does not do).
+ * The order is the plain replicates' tree, as in merge_record. */
+static void emit_lane_fold(Cg *cg, Type *t)
+{
+    Emitter *o = cg->out;
+    const char *V = cg_lane_type(cg, t);
+    emit_open(o, "static CP_UNUSED void %s(void *me_, const void *sh_)", cg_lane_fold_name(cg, t));
+    emit(o, "_Static_assert(RT_LANES == 16, \"four rounds fold 16 lanes\");");
+    /* on local copies, which the C compiler keeps in vector registers */
+    emit(o, "%s m, you;", V);
+    emit(o, "__builtin_memcpy(&m, me_, sizeof m);");
+    emit(o, "__builtin_memcpy(&you, me_, sizeof you); /* bytes no element covers: defined */");
+    for (int w = 1; w < 16; w *= 2) {
+        emit_open(o, "%s", "");
+        for (int i = 0; i < t->elems.len; i++) {
+            Symbol *e = VEC_AT(t->elems, i, Symbol);
+            if (!cg_lane_array_elem(cg, t, e))
+                continue;
+            const char *f = cg_field(cg, e), *T = cg_ctype(cg, e->type);
+            const char *VT = e->type->kind == TY_REAL ? "cp_vreal"
+                             : e->type->kind == TY_INT ? "cp_vint" : NULL;
+            if (VT) { /* constant permutations of a vector (else gathers) */
+                char ia[128] = "", iy[128] = "";
+                for (int l = 0; l < 16; l++) {
+                    size_t na = strlen(ia), ny = strlen(iy);
+                    snprintf(ia + na, sizeof ia - na, ", %d", l & -(2 * w));
+                    snprintf(iy + ny, sizeof iy - ny, ", %d", (l & -(2 * w)) + w);
+                }
+                emit_directive(o, "#ifdef CP_SHUFFLE");
+                emit_open(o, "%s", "");
+                emit(o, "%s v_;", VT);
+                emit(o, "__builtin_memcpy(&v_, m.%s, sizeof v_);", f);
+                emit(o, "const %s a_ = __builtin_shufflevector(v_, v_%s);", VT, ia);
+                emit(o, "const %s y_ = __builtin_shufflevector(v_, v_%s);", VT, iy);
+                emit(o, "__builtin_memcpy(m.%s, &a_, sizeof a_);", f);
+                emit(o, "__builtin_memcpy(you.%s, &y_, sizeof y_);", f);
+                emit_close(o, "%s", "");
+                emit_directive(o, "#else");
+            }
+            emit(o, "%s a_%s[RT_LANES];", T, f);
+            emit(o, LANES " { a_%s[l] = m.%s[l & -%d]; you.%s[l] = m.%s[(l & -%d) + %d]; }",
+                 f, f, 2 * w, f, f, 2 * w, w);
+            emit(o, LANES " m.%s[l] = a_%s[l];", f, f);
+            if (VT)
+                emit_directive(o, "#endif");
+        }
+        emit(o, "%s(&m, &you, sh_);", cg_lane_merge_name(cg, t));
+        emit_close(o, "%s", "");
+    }
+    emit(o, "__builtin_memcpy(me_, &m, sizeof m);");
+    emit_close(o, "%s", "");
+    emit(o, "%s", "");
+}
+
 void cg_emit_lane_merge(Cg *cg, Symbol *s)
 {
     Emitter *o = cg->out;
@@ -1032,6 +1095,7 @@ void cg_emit_lane_merge(Cg *cg, Symbol *s)
     push_mask(cg, "Mf");
     lane_block(cg, s->decl->u.subr.body);
     lane_leave(cg);
+    emit_lane_fold(cg, s->owner);
 }
 
 void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group)

@@ -79,6 +79,10 @@ static const char prelude[] =
     "#else\n"
     "#define CP_SIMD\n"
     "#endif\n"
+    "/* Constant permutations of vectors (the lane fold of MERGE). */\n"
+    "#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)\n"
+    "#define CP_SHUFFLE 1\n"
+    "#endif\n"
     "/* Lane arrays as vector values (sums kept in registers). */\n"
     "typedef cp_real cp_vreal __attribute__((vector_size(RT_LANES * sizeof(cp_real))));\n"
     "typedef cp_int cp_vint __attribute__((vector_size(RT_LANES * sizeof(cp_int))));\n"
@@ -530,8 +534,12 @@ bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter 
         for (int i = 0; i < cg.si->subrs.len; i++) {
             Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
             if (s->kind == SYM_MERGE && cg_has_lanes(s->owner))
+            {
                 emit(out, "static CP_UNUSED void %s(void *me_, const void *you_, const void *sh_);",
                      cg_lane_merge_name(&cg, s->owner));
+                emit(out, "static CP_UNUSED void %s(void *me_, const void *sh_);",
+                     cg_lane_fold_name(&cg, s->owner));
+            }
         }
     emit(out, "%s", "");
 

@@ -243,6 +243,12 @@ static bool lane_elem(Cg *cg, const Type *t, const Symbol *e, bool *shared)
     return has;
 }
 
+bool cg_lane_array_elem(Cg *cg, const Type *t, const Symbol *e)
+{
+    bool shared;
+    return lane_elem(cg, t, e, &shared) && !shared;
+}
+
 /* The lane record of t: every data element as an array over the lanes,
  * the shared record with the elements all replicates hold equal, and the
  * functions that move one lane to and from a plain record.  A node type's
@@ -322,11 +328,12 @@ static void emit_lane_struct(Cg *cg, Type *t)
 
 const char *cg_lane_desc(Cg *cg, const Type *t)
 {
-    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s, %s, %s}",
-                        t->name, t->name, t->name,
-                        t->merge && cg->opts.lanes ? cg_lane_merge_name(cg, t) : "NULL",
+    bool merge = t->merge && cg->opts.lanes;
+    return arena_printf(cg->arena, "{sizeof(cpV_%s), cpLaneGet_%s, cpLanePut_%s, %s, %s, %s}",
+                        t->name, t->name, t->name, merge ? cg_lane_merge_name(cg, t) : "NULL",
                         cg_has_shared(cg, t) ? arena_printf(cg->arena, "sizeof(cpS_%s)", t->name)
-                                             : "0");
+                                             : "0",
+                        merge ? cg_lane_fold_name(cg, t) : "NULL");
 }
 
 void cg_emit_types(Cg *cg)

@@ -123,10 +123,10 @@ static void lnet_merge(void *me, const void *you, const void *shared)
     count_lane_merge();
 }
 
-#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL, 0 }
-#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL, 0 }
-#define NODE_LANE_MERGE { sizeof(lnode), lnode_get, lnode_put, lnode_merge, 0 }
-#define CONN_LANE_MERGE { sizeof(lconn), lconn_get, lconn_put, lconn_merge, 0 }
+#define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL, 0, NULL }
+#define CONN_LANES { sizeof(lconn), lconn_get, lconn_put, NULL, 0, NULL }
+#define NODE_LANE_MERGE { sizeof(lnode), lnode_get, lnode_put, lnode_merge, 0, NULL }
+#define CONN_LANE_MERGE { sizeof(lconn), lconn_get, lconn_put, lconn_merge, 0, NULL }
 
 /* The test network with lane records; in, hid, in -> hid and arr -> hid
  * use lane layout L, hid -> hid never has a lane MERGE, arr no MERGE. */
@@ -147,14 +147,14 @@ static const rt_group_desc lane_groups[] = LANE_GROUPS(NODE_LANES);
 static const rt_bundle_desc lane_bundles[] = LANE_BUNDLES(CONN_LANES);
 static const rt_net_desc lane_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0 },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL },
 };
 /* With the lane-wise MERGE procedures. */
 static const rt_group_desc lmerge_groups[] = LANE_GROUPS(NODE_LANE_MERGE);
 static const rt_bundle_desc lmerge_bundles[] = LANE_BUNDLES(CONN_LANE_MERGE);
 static const rt_net_desc lmerge_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lmerge_groups, 3, lmerge_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0 },
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, NULL },
 };
 /* The same network without lanes (reference for the merge results). */
 static const rt_group_desc plain_groups[] = {
@@ -512,35 +512,115 @@ static size_t snapshot(char *into, size_t cap)
     return n;
 }
 
-/* Irregular values (the bracketing shows in the bits), enough records for
- * the parallel loop: 1 and 2 threads give the same bits. */
-START_TEST(test_lane_merge_independent_of_threads)
+/* net with descriptor d, k replicates of irregular values (the bracketing
+ * shows in the bits), merged (MERGE, or INTO 1): its records' bytes. */
+static size_t merged_snapshot(const rt_net_desc *d, int32_t k, bool into_one, char *into,
+                              size_t cap)
 {
-    int32_t k = _i < 2 ? 32 : 48;
-    bool into_one = _i % 2;
+    both_with(d, 60, 70, k, val);
+    lane_merges = 0;
+    if (into_one)
+        rt_replicate(&net, 1, 1, false, 0, HERE);
+    else
+        rt_merge(&net, HERE);
+    ck_assert_int_gt(lane_merges, 0);
+    size_t n = snapshot(into, cap);
+    rt_net_destroy(&ref);
+    return n;
+}
+
+/* The merged bytes of descriptor a with ta threads equal those of b with
+ * tb threads (test loop index i: k = 32 or 48, MERGE or INTO 1). */
+static void merges_agree(int i, const rt_net_desc *a, int ta, const rt_net_desc *b, int tb)
+{
+    int32_t k = i < 2 ? 32 : 48;
+    bool into_one = i % 2;
     enum { CAP = 3 * (sizeof(lnet) + 133 * sizeof(lnode) + 4480 * sizeof(lconn)) };
     char *one = malloc(CAP), *two = malloc(CAP);
     ck_assert(one && two);
-    size_t n_one = 0, n_two = 0;
-    for (int t = 1; t <= 2; t++) {
-        omp_set_num_threads(t);
-        both_with(&lmerge_desc, 60, 70, k, val);
-        lane_merges = 0;
-        if (into_one)
-            rt_replicate(&net, 1, 1, false, 0, HERE);
-        else
-            rt_merge(&net, HERE);
-        ck_assert_int_gt(lane_merges, 0);
-        if (t == 1)
-            n_one = snapshot(one, CAP);
-        else
-            n_two = snapshot(two, CAP);
-        rt_net_destroy(&ref);
-    }
+    omp_set_num_threads(ta);
+    size_t n_one = merged_snapshot(a, k, into_one, one, CAP);
+    omp_set_num_threads(tb);
+    size_t n_two = merged_snapshot(b, k, into_one, two, CAP);
     ck_assert_uint_eq(n_one, n_two);
     ck_assert_mem_eq(one, two, n_one);
     free(one);
     free(two);
+}
+
+/* Enough records for the parallel loop: 1 and 2 threads give the same bits. */
+START_TEST(test_lane_merge_independent_of_threads)
+{
+    merges_agree(_i, &lmerge_desc, 1, &lmerge_desc, 2);
+}
+END_TEST
+
+/* ---- the fold of a block's lanes inside the lane record (rt_lane_fold_fn) ---- */
+
+/* An element of a lane record: offset and width of its lane array. */
+typedef struct lane_array {
+    size_t off, width;
+} lane_array;
+
+/* The fold as cupitc generates it: before round w (1, 2, 4, 8) every lane
+ * of each group of 2w lanes gets the group's operands (ME lane a, YOU lane
+ * a + w) in each of the n lane arrays, then the lane-wise MERGE runs. */
+static void fold_record(char *me, size_t size, const lane_array *arr, int n,
+                        rt_lane_merge_fn merge, const void *shared)
+{
+    char you[sizeof(lconn) > sizeof(lnode) ? sizeof(lconn) : sizeof(lnode)];
+    ck_assert_uint_le(size, sizeof you);
+    memcpy(you, me, size);
+    for (int w = 1; w < RT_LANES; w *= 2) {
+        for (int i = 0; i < n; i++) {
+            char *m = me + arr[i].off, *y = you + arr[i].off;
+            size_t W = arr[i].width;
+            for (int l = 0; l < RT_LANES; l++)
+                memcpy(y + (size_t)l * W, m + (size_t)((l & -(2 * w)) + w) * W, W);
+            for (int l = RT_LANES - 1; l >= 0; l--) /* lane l & -2w is not yet changed */
+                memcpy(m + (size_t)l * W, m + (size_t)(l & -(2 * w)) * W, W);
+        }
+        merge(me, you, shared);
+    }
+}
+
+#define ARRAY_OF(T, f) { offsetof(T, f), sizeof(((T *)0)->f[0]) }
+
+static void lnode_fold(void *me, const void *shared)
+{
+    static const lane_array arr[] = { ARRAY_OF(lnode, id), ARRAY_OF(lnode, act),
+                                      ARRAY_OF(lnode, sum) };
+    fold_record(me, sizeof(lnode), arr, 3, lnode_merge, shared);
+}
+
+static void lconn_fold(void *me, const void *shared)
+{
+    static const lane_array arr[] = { ARRAY_OF(lconn, tag), ARRAY_OF(lconn, w),
+                                      ARRAY_OF(lconn, delta) };
+    fold_record(me, sizeof(lconn), arr, 3, lconn_merge, shared);
+}
+
+static void lnet_fold(void *me, const void *shared)
+{
+    static const lane_array arr[] = { ARRAY_OF(lnet, total), ARRAY_OF(lnet, created) };
+    fold_record(me, sizeof(lnet), arr, 2, lnet_merge, shared);
+}
+
+#define NODE_LANE_FOLD { sizeof(lnode), lnode_get, lnode_put, lnode_merge, 0, lnode_fold }
+#define CONN_LANE_FOLD { sizeof(lconn), lconn_get, lconn_put, lconn_merge, 0, lconn_fold }
+static const rt_group_desc lfold_groups[] = LANE_GROUPS(NODE_LANE_FOLD);
+static const rt_bundle_desc lfold_bundles[] = LANE_BUNDLES(CONN_LANE_FOLD);
+static const rt_net_desc lfold_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, lfold_groups, 3, lfold_bundles,
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, lnet_fold },
+};
+
+/* Irregular values: the fold inside the lane records gives the bits of the
+ * fold through plain temporaries (the same tree), for MERGE and INTO 1. */
+START_TEST(test_lane_fold_equals_gather)
+{
+    merges_agree(_i, &lmerge_desc, 1, &lfold_desc, 1);
+    merges_agree(_i, &lmerge_desc, 1, &lfold_desc, 2);
 }
 END_TEST
 
@@ -708,18 +788,18 @@ START_TEST(test_lane_plan)
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(lnode, act));
     ck_assert_uint_eq(p.run[1].width, 4);
     ck_assert_uint_eq(p.run[1].stride, 4);
-    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put, NULL, 0 };
+    rt_lane_desc pad = { sizeof(vpadded), padded_get, padded_put, NULL, 0, NULL };
     ck_assert(rt_lane_plan_make(&p, &pad, sizeof(padded), HERE));
     ck_assert_int_eq(p.nruns, 2); /* the padding bytes are not moved */
     ck_assert_uint_eq(p.run[1].plain_off, offsetof(padded, x));
     ck_assert_uint_eq(p.run[1].lane_off, offsetof(vpadded, x));
     ck_assert_uint_eq(p.run[1].width, 8);
-    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put, NULL, 0 };
+    rt_lane_desc aos = { sizeof(tnode) * RT_LANES, aos_get, aos_put, NULL, 0, NULL };
     ck_assert(rt_lane_plan_make(&p, &aos, sizeof(tnode), HERE));
     ck_assert_int_eq(p.nruns, 1);
     ck_assert_uint_eq(p.run[0].width, sizeof(tnode));
     ck_assert_uint_eq(p.run[0].stride, sizeof(tnode));
-    rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL, 0 };
+    rt_lane_desc same = { sizeof(cp_real), same_get, same_put, NULL, 0, NULL };
     ck_assert(rt_lane_plan_make(&p, &same, sizeof(cp_real), HERE));
     ck_assert_int_eq(p.nruns, 1);
     ck_assert_uint_eq(p.run[0].width, sizeof(cp_real));
@@ -775,11 +855,11 @@ static void lsconn_merge(void *me, const void *you, const void *shared)
         ((lsconn *)me)->delta[l] += ((const lsconn *)you)->delta[l];
 }
 
-#define SPLIT_LANES { sizeof(lsconn), lsconn_get, lsconn_put, lsconn_merge, sizeof(ssconn) }
+#define SPLIT_LANES { sizeof(lsconn), lsconn_get, lsconn_put, lsconn_merge, sizeof(ssconn), NULL }
 static const rt_bundle_desc split_bundles[] = LANE_BUNDLES(SPLIT_LANES);
 static const rt_net_desc split_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, split_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0 },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL },
 };
 
 /* Per-replicate deltas into bundle IN_HID of both networks. */
@@ -854,6 +934,7 @@ static Suite *lanes_suite(void)
     tcase_add_loop_test(tc, test_lane_merge_equals_plain, 0, 8);
     tcase_add_loop_test(tc, test_lane_merge_into_one_equals_plain, 0, 8);
     tcase_add_loop_test(tc, test_lane_merge_independent_of_threads, 0, 4);
+    tcase_add_loop_test(tc, test_lane_fold_equals_gather, 0, 4);
     tcase_add_test(tc, test_io_lanes_layout);
     tcase_add_test(tc, test_io_lanes_parallel);
     tcase_add_test(tc, test_io_lanes_errors);
