@@ -134,6 +134,37 @@ static const char *node_lvalue(Cg *cg, CgNet *net, int g, const char *netx,
                cg_ctype(cg, node), netx, repx, g, cg_pos(cg, loc), idx, netx, g, gs->name);
 }
 
+static bool in_central_agent(const Cg *cg);
+
+/* Element `elem` of node X.g[i] in the central agent of a program with lane
+ * blocks: lane r % RT_LANES of block r / RT_LANES while the network is
+ * replicated in lanes, else the plain record of replicate r.  NULL when
+ * obj is not such a node. */
+static const char *ca_node_elem(Cg *cg, Expr *obj, const Symbol *elem)
+{
+    if (!cg->opts.lanes || cg->lane || !in_central_agent(cg) || obj->kind != EXPR_SUBSCRIPT)
+        return NULL;
+    Expr *grp = obj->u.subscript.obj;
+    if (grp->kind != EXPR_SELECT || !grp->sym || !type_is_node_collection(grp->sym->type))
+        return NULL;
+    const char *netx, *repx;
+    CgNet *cn;
+    cg_net_object(cg, grp->u.select.obj, &netx, &repx, &cn);
+    if (!cn)
+        return NULL;
+    int g = cg_group_index(cn, grp->sym);
+    Symbol *gs = VEC_AT(cn->groups, g, Symbol);
+    Type *node = type_node_of(gs->type);
+    const char *ix = cg_expr(cg, obj->u.subscript.index);
+    return cg_fmt(cg, "(*__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
+                      "const int32_t i_ = cp_idx(%s, %s, n_->count[%d], \"%s\"); "
+                      "n_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].nodes[%d])[i_].%s[r_ %% RT_LANES] "
+                      ": &((%s *)n_->reps[r_].nodes[%d])[i_].%s; }))",
+                  netx, repx ? repx : "0", cg_pos(cg, obj->loc), ix, g, gs->name,
+                  cg_lane_type(cg, node), g, cg_field(cg, elem), cg_ctype(cg, node), g,
+                  cg_field(cg, elem));
+}
+
 void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet)
 {
     *net = NULL;
@@ -278,6 +309,9 @@ const char *cg_lvalue(Cg *cg, Expr *e)
             return cg_fmt(cg, "((%s *)(%s)->reps[%s].net_data)->%s", cg_ctype(cg, obj->type), netx,
                        repx, cg_field(cg, e->sym));
         }
+        const char *node_elem = ca_node_elem(cg, obj, e->sym);
+        if (node_elem)
+            return node_elem;
         return cg_fmt(cg, "(%s).%s", cg_lvalue(cg, obj), cg_field(cg, e->sym));
     }
     case EXPR_SUBSCRIPT: {
