@@ -606,22 +606,41 @@ static const char *maxindex(Cg *cg, Expr *e)
         return cg_fmt(cg, "((cp_int)(%s)->nreps - 1)", netx);
     }
     if (o->kind == EXPR_SELECT && sema_is_iface(o)) {
-        /* connections at an interface of ME, in a node subroutine */
-        CgFn *fn = cg->fn;
-        if (!fn || !fn->net || o->u.select.obj->kind != EXPR_ME) {
+        /* connections at an interface: of ME in a node subroutine, or of a
+           node X.g[i] (the topology is the same in every replicate) */
+        Expr *node = o->u.select.obj, *grp = node->kind == EXPR_SUBSCRIPT
+                                                 ? node->u.subscript.obj : NULL;
+        CgNet *cn = NULL;
+        const char *netx = "net", *idx = "idx";
+        int g = -1;
+        if (node->kind == EXPR_ME && cg->fn && cg->fn->net) {
+            cn = cg->fn->net;
+            g = cg->fn->group;
+        } else if (grp && grp->kind == EXPR_SELECT && grp->sym &&
+                   type_is_node_collection(grp->sym->type)) {
+            const char *repx;
+            cg_net_object(cg, grp->u.select.obj, &netx, &repx, &cn);
+            if (cn) {
+                g = cg_group_index(cn, grp->sym);
+                idx = cg_fmt(cg, "cp_idx(%s, %s, (%s)->count[%d], \"%s\")", cg_pos(cg, node->loc),
+                             cg_expr(cg, node->u.subscript.index), netx, g, grp->sym->name);
+            }
+        }
+        if (!cn || g < 0) {
             cg_unsupported(cg, e->loc, "MAXINDEX of this interface");
             return "0";
         }
         Symbol *ifc = o->sym;
-        const char *s = "__extension__ ({ int64_t n_ = 0;";
-        for (int b = 0; b < fn->net->nbundles; b++) {
-            CgBundle *bu = &fn->net->bundles[b];
-            bool in = bu->dst_group == fn->group && bu->dst_iface == ifc;
-            bool out = bu->src_group == fn->group && bu->src_iface == ifc;
+        const char *s = cg_fmt(cg, "__extension__ ({ rt_net *const nt_ = %s; const int32_t ix_ = %s; "
+                                   "int64_t n_ = 0; (void)nt_; (void)ix_;", netx, idx);
+        for (int b = 0; b < cn->nbundles; b++) {
+            CgBundle *bu = &cn->bundles[b];
+            bool in = bu->dst_group == g && bu->dst_iface == ifc;
+            bool out = bu->src_group == g && bu->src_iface == ifc;
             if (!in && !out)
                 continue;
             const char *start = in ? "dst_start" : "src_start";
-            s = cg_fmt(cg, "%s n_ += cp_live_count(&net->bundles[%d], net->bundles[%d].%s, idx, %s);",
+            s = cg_fmt(cg, "%s n_ += cp_live_count(&nt_->bundles[%d], nt_->bundles[%d].%s, ix_, %s);",
                     s, b, b, start, in ? "false" : "true");
         }
         return cg_fmt(cg, "%s (cp_int)(n_ - 1); })", s);
