@@ -136,33 +136,84 @@ static const char *node_lvalue(Cg *cg, CgNet *net, int g, const char *netx,
 
 static bool in_central_agent(const Cg *cg);
 
-/* Element `elem` of node X.g[i] in the central agent of a program with lane
- * blocks: lane r % RT_LANES of block r / RT_LANES while the network is
- * replicated in lanes, else the plain record of replicate r.  NULL when
- * obj is not such a node. */
-static const char *ca_node_elem(Cg *cg, Expr *obj, const Symbol *elem)
+/* Node X.g[i] in the central agent of a program with lane blocks: the
+ * start of a statement expression that sets n_ (the network), r_ (the
+ * replicate) and i_ (the node), and the node type; NULL when obj is not
+ * such a node.  Replicate r is lane r % RT_LANES of block r / RT_LANES
+ * while the network is replicated in lanes, else plain record r. */
+bool cg_ca_node(Cg *cg, Expr *obj, CgCaNode *out)
 {
     if (!cg->opts.lanes || cg->lane || !in_central_agent(cg) || obj->kind != EXPR_SUBSCRIPT)
-        return NULL;
+        return false;
     Expr *grp = obj->u.subscript.obj;
     if (grp->kind != EXPR_SELECT || !grp->sym || !type_is_node_collection(grp->sym->type))
-        return NULL;
-    const char *netx, *repx;
+        return false;
+    const char *repx;
     CgNet *cn;
-    cg_net_object(cg, grp->u.select.obj, &netx, &repx, &cn);
+    cg_net_object(cg, grp->u.select.obj, &out->net, &repx, &cn);
     if (!cn)
+        return false;
+    out->rep = repx ? repx : "0";
+    out->g = cg_group_index(cn, grp->sym);
+    Symbol *gs = VEC_AT(cn->groups, out->g, Symbol);
+    out->node = type_node_of(gs->type);
+    out->idx = cg_fmt(cg, "cp_idx(%s, %s, n_->count[%d], \"%s\")", cg_pos(cg, obj->loc),
+                      cg_expr(cg, obj->u.subscript.index), out->g, gs->name);
+    return true;
+}
+
+static const char *ca_node(Cg *cg, Expr *obj, int *g, Type **node)
+{
+    CgCaNode n;
+    if (!cg_ca_node(cg, obj, &n))
         return NULL;
-    int g = cg_group_index(cn, grp->sym);
-    Symbol *gs = VEC_AT(cn->groups, g, Symbol);
-    Type *node = type_node_of(gs->type);
-    const char *ix = cg_expr(cg, obj->u.subscript.index);
-    return cg_fmt(cg, "(*__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
-                      "const int32_t i_ = cp_idx(%s, %s, n_->count[%d], \"%s\"); "
-                      "n_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].nodes[%d])[i_].%s[r_ %% RT_LANES] "
+    *g = n.g;
+    *node = n.node;
+    return cg_fmt(cg, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; "
+                      "const int32_t i_ = %s; ", n.net, n.rep, n.idx);
+}
+
+/* Element `elem` of such a node (ca_node), as an lvalue. */
+static const char *ca_node_elem(Cg *cg, Expr *obj, const Symbol *elem)
+{
+    int g;
+    Type *node;
+    const char *head = ca_node(cg, obj, &g, &node);
+    if (!head)
+        return NULL;
+    const char *f = cg_field(cg, elem);
+    return cg_fmt(cg, "(*%sn_->blocks ? &((%s *)n_->blocks[r_ / RT_LANES].nodes[%d])[i_].%s[r_ %% RT_LANES] "
                       ": &((%s *)n_->reps[r_].nodes[%d])[i_].%s; }))",
-                  netx, repx ? repx : "0", cg_pos(cg, obj->loc), ix, g, gs->name,
-                  cg_lane_type(cg, node), g, cg_field(cg, elem), cg_ctype(cg, node), g,
-                  cg_field(cg, elem));
+                  head, cg_lane_type(cg, node), g, f, cg_ctype(cg, node), g, f);
+}
+
+/* The address of such a node's plain record (a VAR argument of a
+ * function; statements copy in and out, cg_stmt.c), a run-time error while
+ * the network is replicated in lanes. */
+static const char *ca_node_addr(Cg *cg, Expr *obj)
+{
+    int g;
+    Type *node;
+    const char *head = ca_node(cg, obj, &g, &node);
+    if (!head)
+        return NULL;
+    return cg_fmt(cg, "%sif (n_->blocks) rt_error(%s, \"a node of the replicated network %%s as a "
+                      "VAR argument of a function\", n_->desc->name); "
+                      "&((%s *)n_->reps[r_].nodes[%d])[i_]; })",
+                  head, cg_pos(cg, obj->loc), cg_ctype(cg, node), g);
+}
+
+/* Such a node (ca_node) as a plain record value. */
+static const char *ca_node_value(Cg *cg, Expr *obj)
+{
+    int g;
+    Type *node;
+    const char *head = ca_node(cg, obj, &g, &node);
+    if (!head)
+        return NULL;
+    return cg_fmt(cg, "%sn_->blocks ? cpLaneRec_%s(&((%s *)n_->blocks[r_ / RT_LANES].nodes[%d])[i_], "
+                      "NULL, r_ %% RT_LANES) : ((%s *)n_->reps[r_].nodes[%d])[i_]; })",
+                  head, node->name, cg_lane_type(cg, node), g, cg_ctype(cg, node), g);
 }
 
 void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet)
@@ -455,14 +506,34 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
         const char *x = p->access == ACCESS_CONST ? cg_expr_as(cg, a, p->type)
                                                   : cg_fmt(cg, "&%s", cg_lvalue(cg, a));
         TypeKind k = p->type->kind;
+        const char *ca_addr = p->access == ACCESS_VAR && k == TY_NODE ? ca_node_addr(cg, a) : NULL;
+        if (ca_addr)
+            x = ca_addr;
+        if (i < CG_MAX_ARG_TEMPS && cg->arg_temps[i])
+            x = cg->arg_temps[i]; /* copied in and out around the call */
+        if (subr->external && p->access == ACCESS_VAR && cg->lane &&
+            (k == TY_NODE || k == TY_CONNECTION))
+            cg_unsupported(cg, a->loc, "a node or connection VAR argument of an EXTERNAL "
+                                       "subroutine in replicated network code");
         if (subr->external && p->access == ACCESS_CONST &&
             (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
             /* EXTERNAL: records, arrays, nodes and connections by address */
-            if (cg->lane && (k == TY_NODE || k == TY_CONNECTION))
-                cg_unsupported(cg, a->loc, "a node or connection argument of an EXTERNAL "
-                                           "subroutine in replicated network code");
-            x = a->cat == VC_OBJECT ? cg_fmt(cg, "&%s", cg_lvalue(cg, a))
-                                    : cg_fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
+            const char *ca_val = k == TY_NODE ? ca_node_value(cg, a) : NULL;
+            if (cg->lane && k == TY_NODE) {
+                /* lane l of the node as a plain record, alive for the call */
+                x = cg_fmt(cg, "(const %s[]){cpLaneRec_%s(&%s, NULL, l)}", cg_ctype(cg, p->type),
+                           p->type->name, cg_lvalue(cg, a));
+            } else if (ca_val) {
+                x = cg_fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), ca_val);
+            } else if (cg->lane && k == TY_CONNECTION) {
+                /* a connection's lane record may lack the elements the
+                   lane plan keeps elsewhere (lower.h) */
+                cg_unsupported(cg, a->loc, "a connection argument of an EXTERNAL subroutine "
+                                           "in replicated network code");
+            } else {
+                x = a->cat == VC_OBJECT ? cg_fmt(cg, "&%s", cg_lvalue(cg, a))
+                                        : cg_fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
+            }
         }
         s = cg_fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
         first = false;

@@ -30,6 +30,17 @@ typedef struct CgFn {
     Type *me_type;      /* type of ME, if any */
 } CgFn;
 
+/* A node X.g[i] named in the central agent of a program with lane blocks
+ * (cg_ca_node): C expressions for its network, replicate and index (the
+ * index refers to the network as n_). */
+typedef struct CgCaNode {
+    const char *net, *rep, *idx;
+    int g;
+    Type *node;
+} CgCaNode;
+
+enum { CG_MAX_ARG_TEMPS = 16 };
+
 typedef struct Cg {
     Program *prog;
     SemaInfo *si;
@@ -55,6 +66,8 @@ typedef struct Cg {
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec may_topo;    /* Symbol* object subroutines that may request
                            topology changes (directly or through calls) */
+    const char *arg_temps[CG_MAX_ARG_TEMPS]; /* cg_args: arguments replaced by
+                                                temporaries, or NULL */
 } Cg;
 
 /* ---- cg_program.c ---- */
@@ -111,6 +124,7 @@ const char *cg_string_literal(Cg *cg, const char *bytes, int len);
 void cg_net_object(Cg *cg, Expr *e, const char **net, const char **rep, CgNet **cgnet);
 /* Argument list "a, b, c" for a call of subr with args. */
 const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix);
+bool cg_ca_node(Cg *cg, Expr *obj, CgCaNode *out);
 
 /* ---- cg_lanes.c ---- */
 bool cg_has_lane_version(const Symbol *s);

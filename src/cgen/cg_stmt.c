@@ -236,6 +236,50 @@ static void replicates_call(Cg *cg, Expr *obj, Symbol *proc, PtrVec *args)
 }
 
 /* One object procedure call statement (single object or multitude). */
+/* A procedure call.  In the central agent of a program with lane blocks a
+ * node X.g[i] passed as a VAR argument is copied into a plain record
+ * before the call and back after it: while its network is replicated in
+ * lanes, the node's replicate lives in a lane of a block (cg_ca_node). */
+static void call_stmt(Cg *cg, Expr *call)
+{
+    Emitter *o = cg->out;
+    Symbol *f = call->sym;
+    PtrVec *args = &call->u.call.args;
+    CgCaNode nodes[CG_MAX_ARG_TEMPS];
+    bool any = false;
+    for (int i = 0; i < args->len && i < f->params.len && i < CG_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(f->params, i, Symbol);
+        if (p->access != ACCESS_VAR || p->type->kind != TY_NODE ||
+            !cg_ca_node(cg, VEC_AT(*args, i, Expr), &nodes[i]))
+            continue;
+        if (!any)
+            emit_open(o, "%s", "");
+        any = true;
+        CgCaNode *n = &nodes[i];
+        emit(o, "rt_net *const vn%d_ = %s;", i, n->net);
+        emit(o, "const int32_t vr%d_ = %s;", i, n->rep);
+        emit(o, "const int32_t vi%d_ = __extension__ ({ rt_net *const n_ = vn%d_; %s; });", i, i,
+             n->idx);
+        emit(o, "%s *const vl%d_ = vn%d_->blocks ? &((%s *)vn%d_->blocks[vr%d_ / RT_LANES].nodes[%d])[vi%d_] : NULL;",
+             cg_lane_type(cg, n->node), i, i, cg_lane_type(cg, n->node), i, i, n->g, i);
+        emit(o, "%s *const vp%d_ = vn%d_->blocks ? NULL : &((%s *)vn%d_->reps[vr%d_].nodes[%d])[vi%d_];",
+             cg_ctype(cg, n->node), i, i, cg_ctype(cg, n->node), i, i, n->g, i);
+        emit(o, "%s vt%d_ = vl%d_ ? cpLaneRec_%s(vl%d_, NULL, vr%d_ %% RT_LANES) : *vp%d_;",
+             cg_ctype(cg, n->node), i, i, n->node->name, i, i, i);
+        cg->arg_temps[i] = cg_fmt(cg, "&vt%d_", i);
+    }
+    emit(o, "%s(%s);", cg_subr_name(cg, f), cg_args(cg, f, args, NULL));
+    for (int i = 0; i < CG_MAX_ARG_TEMPS; i++) {
+        if (!cg->arg_temps[i])
+            continue;
+        emit(o, "if (vl%d_) cpLanePut_%s(vl%d_, NULL, vr%d_ %% RT_LANES, &vt%d_); else *vp%d_ = vt%d_;",
+             i, nodes[i].node->name, i, i, i, i, i);
+        cg->arg_temps[i] = NULL;
+    }
+    if (any)
+        emit_close(o, "%s", "");
+}
+
 static void objcall_stmt(Cg *cg, Expr *call)
 {
     Symbol *proc = call->sym;
@@ -650,8 +694,7 @@ static void stmt(Cg *cg, Stmt *s)
         io_stmt(cg, s);
         break;
     case STMT_CALL:
-        emit(o, "%s(%s);", cg_subr_name(cg, s->u.call.call->sym),
-             cg_args(cg, s->u.call.call->sym, &s->u.call.call->u.call.args, NULL));
+        call_stmt(cg, s->u.call.call);
         break;
     case STMT_OBJCALL:
         objcall_stmt(cg, s->u.call.call);

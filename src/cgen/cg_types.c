@@ -311,6 +311,12 @@ static void emit_lane_struct(Cg *cg, Type *t)
                  cg_field(cg, e));
     }
     emit_close(o, "%s", "");
+    emit_open(o, "static CP_UNUSED inline %s cpLaneRec_%s(const void *lanes, const void *shared, int l)",
+              T, t->name);
+    emit(o, "%s r;", T);
+    emit(o, "cpLaneGet_%s(&r, lanes, shared, l);", t->name);
+    emit(o, "return r;");
+    emit_close(o, "%s", "");
     emit_open(o, "static CP_UNUSED void cpLanePut_%s(void *lanes, void *shared, int l, const void *rec)",
               t->name);
     emit(o, "const %s *r = rec;", T);
