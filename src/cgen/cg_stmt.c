@@ -897,6 +897,19 @@ static int batch_at(Cg *cg, Block *b, int i)
     return n;
 }
 
+/* Closes the fast path of statements b[i] ... b[i + n] (the last block
+ * opened) and emits them plainly for the other case. */
+static void plain_otherwise(Cg *cg, Block *b, int i, int n)
+{
+    Emitter *o = cg->out;
+    emit_close(o, "%s", "");
+    emit_open(o, "else");
+    for (int k = 0; k <= n; k++)
+        stmt(cg, VEC_AT(b->stmts, i + k, Stmt));
+    emit_close(o, "%s", "");
+    emit_close(o, "%s", "");
+}
+
 /* A batch in lane blocks: the I/O checks first, then one loop over the
  * blocks that moves each block's inputs and at once runs the call on it, in
  * parallel when the call is worth it.  The block's inputs then sit in the
@@ -945,12 +958,7 @@ static void batch(Cg *cg, Block *b, int i, int n)
     parallel_loop(cg, cg_fmt(cg, "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi,
                              lo),
                   loop);
-    emit_close(o, "%s", "");
-    emit_open(o, "else");
-    for (int k = 0; k <= n; k++)
-        stmt(cg, VEC_AT(b->stmts, i + k, Stmt));
-    emit_close(o, "%s", "");
-    emit_close(o, "%s", "");
+    plain_otherwise(cg, b, i, n);
 }
 
 /* ---- MERGE, then calls that every replicate computes alike ------------------ */
@@ -1005,12 +1013,7 @@ static void merge_then_uniform(Cg *cg, Block *b, int i, int n)
         emit_close(o, "%s", "");
     }
     emit(o, "rt_merge_spread(n_, %s);", cg_pos(cg, m->loc));
-    emit_close(o, "%s", "");
-    emit_open(o, "else");
-    for (int k = 0; k <= n; k++)
-        stmt(cg, VEC_AT(b->stmts, i + k, Stmt));
-    emit_close(o, "%s", "");
-    emit_close(o, "%s", "");
+    plain_otherwise(cg, b, i, n);
 }
 
 void cg_block(Cg *cg, Block *b)
