@@ -331,6 +331,11 @@ const char *cg_lvalue(Cg *cg, Expr *e)
     case EXPR_YOU:
         return cg->fn && (cg->fn->ctx == CTX_RED || cg->fn->ctx == CTX_WTA) ? "you" : "(*you)";
     case EXPR_INDEX:
+        if (cg->fn && cg->fn->merge_inst) {
+            cg_unsupported(cg, e->loc, "INDEX in a subroutine that a MERGE procedure calls "
+                                       "(there is no index there)");
+            return "0";
+        }
         if (cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF))
             return cg->lane ? "(blk * RT_LANES + l)" : "rep";
         return "idx";
@@ -588,6 +593,9 @@ static const char *objcall(Cg *cg, Expr *e)
     Expr *obj = e->u.objcall.obj;
     Type *owner = f->owner;
     const char *name = cg_subr_name(cg, f);
+    if (cg_in_merge(cg) && (obj->kind == EXPR_ME || obj->kind == EXPR_YOU) &&
+        owner->kind != TY_RECORD)
+        return cg_merge_call(cg, e);
     switch (owner->kind) {
     case TY_RECORD:
         return cg_fmt(cg, "%s(%s)", name,

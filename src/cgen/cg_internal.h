@@ -28,6 +28,7 @@ typedef struct CgFn {
     int group;          /* node instances: the group ME belongs to */
     int bundle;         /* connection lane code: the bundle it runs on, else -1 */
     Type *me_type;      /* type of ME, if any */
+    bool merge_inst;    /* an object subroutine run from a MERGE procedure (cg_merge_calls.c) */
 } CgFn;
 
 /* A node X.g[i] named in the central agent of a program with lane blocks
@@ -41,7 +42,18 @@ typedef struct CgCaNode {
 
 enum { CG_MAX_ARG_TEMPS = 16 };
 
-typedef struct Cg {
+typedef struct Cg Cg;
+/* cg_merge_calls.c: object subroutines that MERGE procedures call */
+bool cg_in_merge(const Cg *cg);
+const char *cg_merge_call(Cg *cg, Expr *call);
+void cg_merge_calls_collect(Cg *cg);
+void cg_emit_merge_prototypes(Cg *cg);
+void cg_emit_merge_bodies(Cg *cg);
+bool cg_merge_has_calls(Cg *cg, const Type *t);
+const char *cg_params(Cg *cg, Symbol *s, const char *prefix);
+const char *cg_result(Cg *cg, Symbol *s);
+
+struct Cg {
     Program *prog;
     SemaInfo *si;
     Arena *arena;
@@ -68,7 +80,8 @@ typedef struct Cg {
                            topology changes (directly or through calls) */
     const char *arg_temps[CG_MAX_ARG_TEMPS]; /* cg_args: arguments replaced by
                                                 temporaries, or NULL */
-} Cg;
+    PtrVec merge_callees; /* Symbol* object subroutines MERGE procedures call */
+};
 
 /* ---- cg_program.c ---- */
 const char *cg_fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));

@@ -805,8 +805,11 @@ static void lane_for(Cg *cg, Stmt *s)
     lane_block(cg, s->u.for_.body);
     if (s->u.for_.until_cond)
         loop_test(cg, s->u.for_.until_cond, ml, true);
-    emit(o, LANES " if (%s[l]) { if (%s == to_[l]) %s[l] = 0; else %s%s; }", ml,
-         cg_lvalue(cg, var), ml, cg_lvalue(cg, var), down ? "--" : "++");
+    {   /* one past the bound after the last round (semantics 8.6) */
+        const char *v = cg_lvalue(cg, var);
+        emit(o, LANES " if (%s[l]) { const int stop_ = %s == to_[l]; %s = (__typeof__(%s))((uint64_t)(int64_t)%s %s 1u); if (stop_) %s[l] = 0; }",
+             ml, v, v, v, v, down ? "-" : "+", ml);
+    }
     ms->loop_base = saved_base;
     pop_mask(cg);
     emit_close(o, "%s", "");
@@ -821,11 +824,43 @@ static const Symbol *me_root_elem(const Expr *t)
     return t->kind == EXPR_SELECT && t->sym && t->sym->kind == SYM_ELEM ? t->sym : NULL;
 }
 
+/* A node as a value in lane code: ME or ME.g[i] name a lane record. */
+static bool node_lane_record(const Expr *e)
+{
+    return e->kind == EXPR_ME ||
+           (e->kind == EXPR_SUBSCRIPT && e->u.subscript.obj->kind == EXPR_SELECT &&
+            e->u.subscript.obj->sym && type_is_node_collection(e->u.subscript.obj->sym->type));
+}
+
+/* ME.g[i] := node value: lane by lane through a plain record, since the
+ * target is a lane record and the value a plain one (a constructor) or
+ * another lane record. */
+static void lane_node_assign(Cg *cg, Stmt *s)
+{
+    Expr *t = s->u.assign.target, *v = s->u.assign.value;
+    Type *nt = t->type;
+    hoist_in(cg, t);
+    hoist_in(cg, v);
+    const char *T = cg_ctype(cg, nt);
+    emit_open(cg->out, LANES " if (%s[l])", cur_mask(cg));
+    emit(cg->out, "%s r_;", T);
+    if (node_lane_record(v))
+        emit(cg->out, "cpLaneGet_%s(&r_, &%s, NULL, l);", nt->name, cg_expr(cg, v));
+    else
+        emit(cg->out, "r_ = %s;", cg_expr_as(cg, v, nt));
+    emit(cg->out, "cpLanePut_%s(&%s, NULL, l, &r_);", nt->name, cg_lvalue(cg, t));
+    emit_close(cg->out, "%s", "");
+}
+
 static void lane_assign(Cg *cg, Stmt *s)
 {
     Expr *t = s->u.assign.target, *v = s->u.assign.value;
     const char *M = cur_mask(cg);
     const Symbol *root = me_root_elem(t);
+    if (t->type && t->type->kind == TY_NODE && s->u.assign.op == ASSIGN_SET) {
+        lane_node_assign(cg, s);
+        return;
+    }
     if (root && root->owner && lower_elem_shared(cg->plan, root->owner, root)) {
         /* one value for all lanes: every active lane computes the same
            (lower/uniform.c), so the first one stores it */
@@ -899,6 +934,7 @@ static void lane_stmt(Cg *cg, Stmt *s)
         lane_combine(cg, s, false);
         break;
     case STMT_WTA:
+        hoist_args(cg, &s->u.wta.args); /* object functions in the arguments: lane calls */
         lane_combine(cg, s, true);
         break;
     case STMT_RETURN:
@@ -1079,6 +1115,24 @@ static void emit_lane_fold(Cg *cg, Type *t)
 void cg_emit_lane_merge(Cg *cg, Symbol *s)
 {
     Emitter *o = cg->out;
+    if (cg_merge_has_calls(cg, s->owner)) {
+        /* it calls object subroutines (cg_merge_calls.c): lane by lane
+           through plain records and the plain MERGE */
+        const char *T = cg_ctype(cg, s->owner), *n = s->owner->name;
+        emit_open(o, "static CP_UNUSED void %s(void *me_, const void *you_, const void *sh_)",
+                  cg_lane_merge_name(cg, s->owner));
+        emit_open(o, LANES);
+        emit(o, "%s a_, b_;", T);
+        emit(o, "cpLaneGet_%s(&a_, me_, sh_, l);", n);
+        emit(o, "cpLaneGet_%s(&b_, you_, sh_, l);", n);
+        emit(o, "%s(&a_, &b_);", cg_subr_name(cg, s));
+        emit(o, "cpLanePut_%s(me_, (void *)sh_, l, &a_);", n);
+        emit_close(o, "%s", "");
+        emit_close(o, "%s", "");
+        emit(o, "%s", "");
+        emit_lane_fold(cg, s->owner);
+        return;
+    }
     CgFn fn = {.subr = s, .ctx = CTX_MERGE, .bundle = -1, .me_type = s->owner};
     MaskStack ms;
     lane_enter(cg, &fn, &ms);
@@ -1147,6 +1201,9 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
     for (int i = 0; i < s->params.len; i++)
         emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
+    /* no active lane: nothing to do (this also ends a recursion whose
+       lanes have all returned) */
+    emit(o, "if (!cp_any(M0)) return;");
     if (block_clears_mask(s->decl->u.subr.body)) {
         emit(o, "int32_t Mf[RT_LANES];");
         emit(o, "__builtin_memcpy(Mf, M0, sizeof Mf);");

@@ -292,6 +292,10 @@ static void objcall_stmt(Cg *cg, Expr *call)
         replicates_call(cg, obj, proc, args);
         return;
     }
+    if (cg_in_merge(cg) && obj->kind == EXPR_ME && owner->kind != TY_RECORD) {
+        emit(o, "%s;", cg_merge_call(cg, call));
+        return;
+    }
     if (call->call_kind == CALL_GROUP) {
         Expr *base, *range;
         cg_split_multi(obj, &base, &range);
@@ -674,9 +678,11 @@ static void for_stmt(Cg *cg, Stmt *s)
     cg_block(cg, s->u.for_.body);
     if (s->u.for_.until_cond)
         emit(o, "if (%s) break;", cg_expr(cg, s->u.for_.until_cond));
-    /* stop before stepping past the bound (no overflow at the type's end) */
-    emit(o, "if (%s == to_) break;", v);
-    emit(o, "%s%s;", v, down ? "--" : "++");
+    /* semantics 8.6: after the last round i is one past the bound; the
+       step wraps like the type's arithmetic, so a bound at the type's end
+       ends the loop instead of running on */
+    emit(o, "{ const int stop_ = %s == to_; %s = (__typeof__(%s))((uint64_t)(int64_t)%s %s 1u); if (stop_) break; }",
+         v, v, v, v, down ? "-" : "+");
     emit_close(o, "%s", "");
     emit_close(o, "%s", "");
 }
@@ -685,6 +691,12 @@ static void stmt(Cg *cg, Stmt *s)
 {
     Emitter *o = cg->out;
     cg_line(cg, s->loc);
+    if (cg->fn && cg->fn->merge_inst &&
+        (s->kind == STMT_REDUCTION || s->kind == STMT_WTA || s->kind == STMT_REPLICATE)) {
+        cg_unsupported(cg, s->loc, "REDUCTION, WTA or REPLICATE ME in a subroutine that a "
+                                   "MERGE procedure calls (it has no network there)");
+        return;
+    }
     switch (s->kind) {
     case STMT_ASSIGN:
         assign_stmt(cg, s);

@@ -125,12 +125,13 @@ const PtrVec *lower_node_slots(const LowerPlan *p, const Type *node_type)
 
 bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
 {
-    return !ptrmap_get(&p->dropped, conn_type, elem, 0);
+    return ptrmap_get(&p->dropped, conn_type, elem, 0) != (void *)1;
 }
 
 bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
 {
-    return ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
+    /* an element has one place: left out, once per block, or per lane */
+    return lower_elem_kept(p, conn_type, elem) && ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
 }
 
 bool lower_call_uniform(const LowerPlan *p, const Expr *call)
@@ -141,7 +142,8 @@ bool lower_call_uniform(const LowerPlan *p, const Expr *call)
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle)
 {
-    return !p->planned || ptrmap_get(&p->reached, s, net, group_or_bundle);
+    return !p->planned || ptrmap_get(&p->gave_up, net, NULL, 0) ||
+           ptrmap_get(&p->reached, s, net, group_or_bundle);
 }
 
 /* ---- subroutines that name I/O areas ------------------------------------------------ */

@@ -1220,6 +1220,11 @@ static void entries_in_stmt(Stmt *s, const Type *nt, PtrVec *out, Arena *a)
         break;
     case STMT_MULTICALL: entries_in_exprs(&s->u.multi.calls, nt, out, a); break;
     case STMT_REDUCTION: find_entries(s->u.reduction.into, nt, out, a); break;
+    case STMT_WTA: /* WTA net[].e:f.p (args): p runs on the winning replicate */
+        entries_in_exprs(&s->u.wta.args, nt, out, a);
+        if (s->proc && s->proc->owner == nt)
+            add_entry(out, a, s->proc);
+        break;
     case STMT_RETURN: find_entries(s->u.ret.value, nt, out, a); break;
     case STMT_IF:
         for (int i = 0; i < s->u.if_.arms.len; i++) {
@@ -1514,7 +1519,9 @@ void lower_transport(LowerPlan *p)
         }
         TCtx c = {.p = p, .tn = &tn};
         c.entry_written = xcalloc((size_t)tn.T + 1, 1);
-        for (int i = 0; i < entries.len && !c.gave_up; i++) {
+        /* every entry is walked even after the analysis gave up: lane code
+           exists for each instance the walk reaches (lower_lane_reached) */
+        for (int i = 0; i < entries.len; i++) {
             State *S = st_new(tn.T);
             for (int k = 0; k < tn.T; k++)
                 ws_add(&S->w[k], ENTRY);
@@ -1534,6 +1541,8 @@ void lower_transport(LowerPlan *p)
             }
             st_free(S);
         }
+        if (c.gave_up) /* its walk may have stopped early: every instance runs as written */
+            ptrmap_put(a, &p->gave_up, net, NULL, 0, (void *)1);
         uint8_t *kept_any = xcalloc((size_t)tn.T + 1, 1);
         decide(p, &tn, c.gave_up, kept_any);
         for (int b = 0; b < net->nbundles; b++) {
@@ -1554,11 +1563,18 @@ void lower_transport(LowerPlan *p)
         Type *ct = VEC_AT(conn_types, i, Type);
         for (int e = 0; e < ct->elems.len; e++) {
             Symbol *el = VEC_AT(ct->elems, e, Symbol);
-            if (!ptrmap_get(&kept, ct, el, 0)) {
+            if (!ptrmap_get(&kept, ct, el, 0))
                 ptrmap_put(a, &p->dropped, ct, el, 0, (void *)1);
+        }
+    }
+    lower_layout(p); /* keeps what any emitted access still needs */
+    for (int i = 0; i < conn_types.len; i++) {
+        Type *ct = VEC_AT(conn_types, i, Type);
+        for (int e = 0; e < ct->elems.len; e++) {
+            Symbol *el = VEC_AT(ct->elems, e, Symbol);
+            if (!lower_elem_kept(p, ct, el))
                 vec_push(a, &p->dump, arena_printf(a, "%s: element %s not in the lane record",
                                                    ct->name, el->name));
-            }
         }
     }
 }

@@ -639,6 +639,19 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
     case STMT_REDUCTION:
         ca_expr(c, st, s->u.reduction.into);
         break;
+    case STMT_WTA: {
+        /* WTA net[].e:f.p (args): p runs on the winning replicate only, so
+           whatever it writes diverges */
+        for (int i = 0; i < s->u.wta.args.len; i++)
+            ca_expr(c, st, VEC_AT(s->u.wta.args, i, Expr));
+        const Symbol *v = net_var_of(s->u.wta.pv);
+        int n = v ? net_var_index(c->p->si, v) : -1;
+        if (n >= 0 && s->proc) {
+            UWalk w = {.D = st->D[n], .net_level = true};
+            u_subr(c, &w, s->proc, NULL, true);
+        }
+        break;
+    }
     case STMT_RETURN:
         ca_expr(c, st, s->u.ret.value);
         break;
@@ -702,9 +715,18 @@ static void ca_block(UCtx *c, CaState *st, Block *b)
 }
 
 /* Elements a MERGE procedure assigns to (ME.e := ..., ME.e += ...). */
-static void merge_writes(Block *b, PtrMap *out, Arena *a)
+static void mark_root(Expr *t, PtrMap *out, Arena *a)
 {
-    if (!b)
+    while (t->kind == EXPR_SUBSCRIPT ||
+           (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
+        t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
+    if (t->kind == EXPR_SELECT && t->sym)
+        ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
+}
+
+static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
+{
+    if (!b || depth > 64)
         return;
     for (int i = 0; i < b->stmts.len; i++) {
         Stmt *s = VEC_AT(b->stmts, i, Stmt);
@@ -720,11 +742,15 @@ static void merge_writes(Block *b, PtrMap *out, Arena *a)
         }
         case STMT_IF:
             for (int j = 0; j < s->u.if_.arms.len; j++)
-                merge_writes(VEC_AT(s->u.if_.arms, j, IfArm)->body, out, a);
-            merge_writes(s->u.if_.else_body, out, a);
+                merge_writes(VEC_AT(s->u.if_.arms, j, IfArm)->body, out, a, depth);
+            merge_writes(s->u.if_.else_body, out, a, depth);
             break;
-        case STMT_LOOP: merge_writes(s->u.loop.body, out, a); break;
-        case STMT_FOR: merge_writes(s->u.for_.body, out, a); break;
+        case STMT_LOOP: merge_writes(s->u.loop.body, out, a, depth); break;
+        case STMT_FOR: merge_writes(s->u.for_.body, out, a, depth); break;
+        case STMT_CALL: /* VAR arguments of a free or EXTERNAL procedure */
+            for (int j = 0; j < s->u.call.call->u.call.args.len; j++)
+                mark_root(VEC_AT(s->u.call.call->u.call.args, j, Expr), out, a);
+            break;
         case STMT_OBJCALL: { /* a record procedure on an element: it is written */
             Expr *t = s->u.call.call->u.objcall.obj;
             while (t->kind == EXPR_SUBSCRIPT ||
@@ -732,6 +758,11 @@ static void merge_writes(Block *b, PtrMap *out, Arena *a)
                 t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
             if (t->kind == EXPR_SELECT && t->sym)
                 ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
+            const Symbol *callee = s->u.call.call->sym;
+            if (t->kind == EXPR_ME && callee && callee->decl && !callee->external)
+                merge_writes(callee->decl->u.subr.body, out, a, depth + 1); /* ME.p () */
+            for (int j = 0; j < s->u.call.call->u.objcall.args.len; j++)
+                mark_root(VEC_AT(s->u.call.call->u.objcall.args, j, Expr), out, a);
             break;
         }
         default: break;
@@ -776,7 +807,7 @@ void lower_uniform(LowerPlan *p)
                 continue;
             PtrMap merged = {0};
             if (t->merge && t->merge->decl)
-                merge_writes(t->merge->decl->u.subr.body, &merged, p->arena);
+                merge_writes(t->merge->decl->u.subr.body, &merged, p->arena, 0);
             for (int e = 0; e < t->elems.len; e++) {
                 Symbol *el = VEC_AT(t->elems, e, Symbol);
                 if (c.ever[loc_of(&c, t, e)] || ptrmap_get(&merged, el, NULL, 0))
