@@ -17,6 +17,7 @@ export CUPIT_PROTOCOL
 export OMP_WAIT_POLICY
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -45,15 +46,20 @@ for s in tests/suite-*.sh; do
     status=$?
     p=$(grep -c '^ok ' "$log")
     f=$(grep -c '^FAIL ' "$log")
+    k=$(grep -c '^skip ' "$log")
     passed=$((passed + p))
     failed=$((failed + f))
-    grep -v '^ok ' "$log" | head -n 200
+    skipped=$((skipped + k))
+    grep -v '^ok \|^skip ' "$log" | head -n 200
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $s: exited with status $status"
         failed=$((failed + 1))
     fi
-    echo "suite $(basename "$s" .sh): $p passed, $f failed"
+    echo "suite $(basename "$s" .sh): $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped")"
 done
 
-echo "check: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+    echo "$skipped cases skipped: they need ../shared (the report's programs and data sets) beside the clone"
+fi
+echo "check: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
