@@ -31,7 +31,10 @@ for t in ${UNIT_BIN:-}; do
         echo "FAIL $t: no Check summary (crashed?)"; cat "$log"; failed=$((failed + 1)); continue
     fi
     bad=$((f + e))
-    passed=$((passed + n - bad))
+    k=$(grep -c '^skip ' "$log")
+    grep '^skip ' "$log"
+    skipped=$((skipped + k))
+    passed=$((passed + n - bad - k))
     failed=$((failed + bad))
     if [ "$status" -ne 0 ] || [ "$bad" -ne 0 ]; then
         cat "$log"
