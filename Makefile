@@ -3,6 +3,7 @@
 #   make              build build/bin/cupitc and build/lib/cupit/libcupitrt.a
 #   make check        run every test (unit, golden, end-to-end, sanitizer fuzz)
 #   make check-asan   only the AddressSanitizer/UBSan robustness run
+#   make fuzz-diff N=100 SEED=1 JOBS=2   the differential tester on generated programs
 #   make install PREFIX=/dir
 #   make examples     compile examples/*.nn with the just-built cupitc
 #   make demo         compile examples/backprop.nn and train it on bundled data
@@ -53,7 +54,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install examples demo bench bench-parse tools
+.PHONY: all clean check check-asan install examples demo bench bench-parse tools fuzz-diff
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -122,7 +123,13 @@ $(BUILD)/tests/check_%: tests/unit/check_%.c $(LIBCOMPILER)
 	@mkdir -p $(dir $@)
 	$(CC) $(OWN_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIBCOMPILER) $(CHECK_LIBS) -lm
 
-check: all $(UNIT_BIN)
+# The random program generator of the differential tester (tests/gen/).
+CUPITGEN := $(BUILD)/tests/cupitgen
+$(CUPITGEN): tests/gen/cupitgen.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+check: all $(UNIT_BIN) $(CUPITGEN)
 	@BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" sh tests/run-all.sh
 
 # The robustness run: a sanitizer build in its own tree, then the fuzz suite.
@@ -147,6 +154,13 @@ examples: all
 demo: examples
 	$(BUILD)/examples/backprop --data examples/data/circle.train \
 	  --data Test=examples/data/circle.test --param hidden=8 --param epochs=150 --seed 3
+
+# The differential tester on N generated programs from seed SEED (tests/gen/README.md).
+N ?= 100
+SEED ?= 1
+JOBS ?= 2
+fuzz-diff: all $(CUPITGEN)
+	@BUILD=$(BUILD) CUPITC=$(CUPITC) sh tests/gen/diff-run.sh -n $(N) -s $(SEED) -j $(JOBS)
 
 bench: all
 	@sh bench/run.sh

@@ -1,0 +1,1568 @@
+/* cupitgen -- random program generator for CuPit, for differential testing.
+ *
+ *   cupitgen SEED [--size small|medium]
+ *
+ * prints one complete CuPit program to stdout.  The program is valid by
+ * construction and its output is deterministic in every compiler variant:
+ *
+ *  - Reals are kept on a grid: every stored Real is a multiple of 1/4 and
+ *    every expression is checked (fraction bits + magnitude bits <= 23) so
+ *    that single precision computes it exactly; then any summation order in
+ *    a REDUCTION or MERGE gives the same bits.  Values that could grow are
+ *    folded back with q() (mod 64, still on the grid).
+ *  - Every element has a bound class: S (state, |x| < 64 or < 1000),
+ *    A (sum of S over at most 64 items), W (sum of A, or MERGE sums), K
+ *    (WTA keys).  REDUCTION by sum is only emitted where the target class can
+ *    hold the sum; MERGE procedures merge every element with max, min, OR or
+ *    (for W elements written only with S values) a sum, so the merge order
+ *    does not matter.
+ *  - Parallel code never races: a node procedure touches connections only
+ *    through interfaces of one mode (its "side"), so every connection is
+ *    touched by at most one node of a group call; AND calls join distinct
+ *    groups with compatible sides.
+ *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
+ *  - Topology changes happen only while the network is unreplicated; group
+ *    sizes are tracked so single-node subscripts stay in range.
+ *  - Replicate counts chosen by the compiler (INTO a...b with a < b) are only
+ *    used at the very end, where nothing count-dependent is printed.
+ *
+ * One statement per line where possible, so a line-based reducer works.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- PRNG */
+static uint64_t st;
+static uint64_t nx(void)
+{
+    uint64_t z = (st += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static int rnd(int n) { return n <= 1 ? 0 : (int)(nx() % (uint64_t)n); }
+static int ch(int pct) { return rnd(100) < pct; }
+static int rng(int lo, int hi) { return lo + rnd(hi - lo + 1); }
+
+/* ---------------------------------------------------------------- text */
+static char *S(const char *f, ...)
+{
+    va_list a;
+    va_start(a, f);
+    int n = vsnprintf(NULL, 0, f, a);
+    va_end(a);
+    char *s = malloc((size_t)n + 1);
+    if (!s) { perror("malloc"); exit(2); }
+    va_start(a, f);
+    vsnprintf(s, (size_t)n + 1, f, a);
+    va_end(a);
+    return s;
+}
+static int ind;
+static void L(const char *f, ...)
+{
+    va_list a;
+    for (int i = 0; i < ind; i++) fputs("  ", stdout);
+    va_start(a, f);
+    vprintf(f, a);
+    va_end(a);
+    putchar('\n');
+}
+
+/* ---------------------------------------------------------------- bounds */
+enum { TI, TR, TB };
+enum { CS, CA, CW, CK };
+static double bnd(int ty, int cls)
+{
+    static const double r[] = {64, 8192, 1048576, 65536};
+    static const double i[] = {999, 65536, 67108864, 65536};
+    return ty == TR ? r[cls] : i[cls];
+}
+static int bits(double b, int fb)
+{
+    int n = 0;
+    while (b >= 1.0) { b /= 2; n++; }
+    return n + fb;
+}
+
+/* ---------------------------------------------------------------- model */
+typedef struct {
+    const char *name;
+    int ty, cls;
+    int msum;      /* merged by sum: written only with S values */
+    int wr;        /* compute code may assign it */
+    const char *init;
+} Elem;
+
+/* a subroutine the generated code may call; params: r=Real, i=Int,
+ * b=Bool, m=mode (Int 0..3), d=depth (Int 0..4) */
+typedef struct {
+    char *name;
+    char pk[5];
+    int side;      /* node level: 0 none, 1 IN, 2 OUT */
+    int needk;     /* needs WTA keys set (ME.marks ()) first */
+    int fn;        /* function: 1 Real, 2 Int */
+} Sub;
+
+typedef struct {
+    char *name;
+    Elem el[24];
+    int nel;
+    int has_pr, has_vv;
+    Sub sub[24];
+    int nsub;
+    int nif;
+    int if_mode[4], if_con[4];
+    char *if_name[4];
+    int ncon[2];   /* node: connection types used */
+    int absorb;    /* has absorb (Real CONST x) for MERGE */
+} Ty;
+
+enum { OP_SPLIT, OP_DIE, OP_EXT, OP_DISC, OP_CONN, OP_PRUNE };
+static int do_r[2];   /* reshape1/2 are used */
+static int size_medium;
+static int ncon, nnode;
+static Ty con[2], node[2], net;
+static int use_rec, use_vec;
+
+/* units: groups and an optional node array */
+typedef struct { char *name; int nt; int arr; int mn, mx, lmin; } Unit;
+static Unit un[5];
+static int nun;
+
+/* ---------------------------------------------------------------- env */
+typedef struct { char *s; int ty; double b; int fb; Sub *fn; char *pre; } At;
+enum { XCONN, XNODE, XNET, XCA, XFREE };
+typedef struct {
+    int ctx, fn;
+    Ty *me;
+    At at[96];
+    int nat;
+    At tg[48];
+    int ntg;
+    int side;
+    int loopmask;
+    int mode;
+    int needk;
+    int nsubs;     /* callable subs of me: the ones defined before */
+    int depthsub;  /* inside recursive proc rp */
+} Env;
+
+static void at(Env *e, char *s, int ty, double b, int fb)
+{
+    if (e->nat < 96) e->at[e->nat++] = (At){s, ty, b, fb, NULL, NULL};
+}
+static void atfn(Env *e, Sub *f, char *pre)
+{
+    if (e->nat < 96) e->at[e->nat++] = (At){f->name, f->fn == 1 ? TR : TI, f->fn == 1 ? 64 : 999, 2, f, pre};
+}
+static void tg(Env *e, char *s, int ty, double b)
+{
+    if (e->ntg < 48) e->tg[e->ntg++] = (At){s, ty, b, 0, NULL, NULL};
+}
+
+typedef struct { char *s; double b; int fb; int nar; } X;
+
+static X gen_real(Env *e, int d);
+static X gen_int(Env *e, int d);
+static char *gen_bool(Env *e, int d);
+static char *args(Env *e, const char *pk);
+
+static char *rlit(int q4)
+{
+    static const char *fr[] = {"0", "25", "5", "75"};
+    int a = abs(q4);
+    char *s = S("%d.%s", a / 4, fr[a % 4]);
+    return q4 < 0 ? S("(-%s)", s) : s;
+}
+static int qfb(int q4) { return q4 % 4 == 0 ? 0 : q4 % 2 == 0 ? 1 : 2; }
+
+static At *pick(Env *e, int ty)
+{
+    int c[96], n = 0;
+    for (int i = 0; i < e->nat; i++)
+        if (e->at[i].ty == ty) c[n++] = i;
+    return n ? &e->at[c[rnd(n)]] : NULL;
+}
+static char *atext(Env *e, At *a)
+{
+    if (!a->fn) return a->s;
+    return S("%s%s (%s)", a->pre, a->fn->name, args(e, a->fn->pk));
+}
+
+static X rleaf(Env *e)
+{
+    At *a = pick(e, TR);
+    if (a && ch(75)) return (X){atext(e, a), a->b, a->fb, 0};
+    a = pick(e, TI);
+    if (a && ch(30) && a->b < 4194304) return (X){S("Real (%s)", atext(e, a)), a->b, 0, 0};
+    int k = rng(-12, 12);
+    return (X){rlit(k), abs(k) / 4.0, qfb(abs(k)), 0};
+}
+static X norm_r(X x)
+{
+    if (x.b < 64 && x.fb <= 2) return x;
+    if (ch(50)) return (X){S("q (%s)", x.s), 63.75, 2, 0};
+    return (X){S("(Real (Int (%s * 4.0) %% 256) * 0.25)", x.s), 63.75, 2, 0};
+}
+static X gen_real(Env *e, int d)
+{
+    if (d <= 0 || ch(25)) return rleaf(e);
+    X a = gen_real(e, d - 1), b, r;
+    static const char *cm[] = {"2.0", "0.5", "3.0", "0.25", "(-1.0)"};
+    static const double cv[] = {2, 1, 3, 1, 1};
+    static const int cf[] = {0, 1, 0, 2, 0};
+    int k;
+    switch (rnd(13)) {
+    case 0: case 1:
+        b = gen_real(e, d - 1);
+        r = (X){S("(%s + %s)", a.s, b.s), a.b + b.b, a.fb > b.fb ? a.fb : b.fb, 0};
+        break;
+    case 2:
+        b = gen_real(e, d - 1);
+        r = (X){S("(%s - %s)", a.s, b.s), a.b + b.b, a.fb > b.fb ? a.fb : b.fb, 0};
+        break;
+    case 3:
+        k = rnd(5);
+        r = (X){S("(%s * %s)", a.s, cm[k]), a.b * cv[k], a.fb + cf[k], 0};
+        break;
+    case 4:
+        b = gen_real(e, d - 1);
+        if (a.b * b.b > 4096 || a.fb + b.fb > 4) return a;
+        r = (X){S("(%s * %s)", a.s, b.s), a.b * b.b, a.fb + b.fb, 0};
+        break;
+    case 5: {
+        X i = gen_int(e, d - 1);
+        if (i.b > 4194304) return a;
+        r = (X){S("Real (%s)", i.s), i.b, 0, 0};
+        break;
+    }
+    case 6:
+        b = gen_real(e, d - 1);
+        r = (X){S("(%s ? %s : %s)", gen_bool(e, d - 1), a.s, b.s), a.b > b.b ? a.b : b.b, a.fb > b.fb ? a.fb : b.fb, 0};
+        break;
+    case 7:
+        b = gen_real(e, d - 1);
+        r = (X){S("%s (%s, %s)", ch(50) ? "maxReal" : "minReal", a.s, b.s), a.b > b.b ? a.b : b.b, a.fb > b.fb ? a.fb : b.fb, 0};
+        break;
+    case 8:
+        if (a.b * 4 > 1e9) return a;
+        r = (X){S("q (%s)", a.s), 63.75, 2, 0};
+        break;
+    case 9:
+        k = ch(50) ? 1 : 2;
+        r = (X){S("(%s / %s)", a.s, k == 1 ? "2.0" : "4.0"), a.b, a.fb + k, 0};
+        break;
+    case 10:
+        if (a.b > 64 || a.fb > 2) return a;
+        r = (X){S("(%s ** 2)", a.s), a.b * a.b, a.fb * 2, 0};
+        break;
+    case 11:
+        r = (X){ch(50) ? S("absReal (%s)", a.s) : S("(-(%s))", a.s), a.b, a.fb, 0};
+        break;
+    default:
+        r = (X){S("(%s %% 8.0)", a.s), a.b < 8 ? a.b : 8, a.fb, 0};
+        break;
+    }
+    if (bits(r.b, r.fb) > 23) return a;
+    return r;
+}
+
+static X ileaf(Env *e)
+{
+    At *a = pick(e, TI);
+    if (a && ch(75)) return (X){atext(e, a), a->b, 0, 0};
+    int k = rng(-9, 20);
+    return (X){k < 0 ? S("(%d)", k) : S("%d", k), abs(k), 0, 1};
+}
+static X norm_i(X x, double lim)
+{
+    if (x.b <= lim) return x;
+    return (X){S("(%s %% 1000)", x.s), 999, 0, x.nar};
+}
+static char *wide(X x) { return x.nar ? S("Int (%s)", x.s) : x.s; }
+static X gen_int(Env *e, int d)
+{
+    if (d <= 0 || ch(25)) return ileaf(e);
+    X a = gen_int(e, d - 1), b, r;
+    int k;
+    switch (rnd(12)) {
+    case 0: case 1: case 2:
+        b = gen_int(e, d - 1);
+        r = (X){S("(%s %s %s)", a.nar && b.nar ? wide(a) : a.s, ch(50) ? "+" : "-", b.s), a.b + b.b, 0, 0};
+        break;
+    case 3:
+        b = gen_int(e, d - 1);
+        if (a.b * b.b > 268435456.0) return a;
+        r = (X){S("(%s * %s)", a.nar && b.nar ? wide(a) : a.s, b.s), a.b * b.b, 0, 0};
+        break;
+    case 4:
+        k = rng(2, 13);
+        r = (X){S("(%s %% %d)", a.s, k), a.b < k - 1 ? a.b : k - 1, 0, a.nar};
+        break;
+    case 5:
+        k = rng(2, 4);
+        r = (X){S("(%s / %d)", a.s, k), (double)(long long)((a.b + k - 1) / k), 0, a.nar};
+        break;
+    case 6: {
+        static const int c[] = {1, 3, 7, 15};
+        k = c[rnd(4)];
+        r = (X){S("(%s BITAND %d)", a.s, k), k, 0, a.nar};
+        break;
+    }
+    case 7:
+        b = gen_int(e, d - 1);
+        r = (X){S("(%s ? %s : %s)", gen_bool(e, d - 1), a.s, b.s), a.b > b.b ? a.b : b.b, 0, a.nar && b.nar};
+        break;
+    case 8: {
+        X f = gen_real(e, d - 1);
+        r = (X){S("Int (%s)", f.s), (double)(long long)f.b, 0, 0};
+        break;
+    }
+    case 9:
+        r = (X){S("fr (%s %% 6)", a.s), 999, 0, 0};
+        break;
+    case 10:
+        if (ch(50)) r = (X){S("((%s BITAND 7) LSHIFT 2)", a.s), 28, 0, a.nar};
+        else r = (X){S("((%s BITAND 63) RSHIFT 1)", a.s), 31, 0, a.nar};
+        break;
+    default:
+        if (ch(50)) r = (X){S("((%s %% 4) ** 2)", a.s), 9, 0, 0};
+        else r = (X){S("(-(%s))", a.s), a.b, 0, a.nar};
+        break;
+    }
+    if (r.b > 1073741824.0) return a;
+    return r;
+}
+
+static char *gen_bool(Env *e, int d)
+{
+    static const char *cmp[] = {"<", ">", "<=", ">=", "=", "<>"};
+    if (d <= 0 || ch(20)) {
+        At *a = pick(e, TB);
+        if (a && ch(60)) return atext(e, a);
+        if (ch(15)) return ch(50) ? "true" : "false";
+        if (ch(50)) {
+            X x = rleaf(e), y = rleaf(e);
+            return S("(%s %s %s)", x.s, cmp[rnd(6)], y.s);
+        }
+        X x = ileaf(e), y = ileaf(e);
+        return S("(%s %s %s)", x.s, cmp[rnd(6)], y.s);
+    }
+    switch (rnd(8)) {
+    case 0: case 1: {
+        X x = gen_real(e, d - 1), y = gen_real(e, d - 1);
+        return S("(%s %s %s)", x.s, cmp[rnd(6)], y.s);
+    }
+    case 2: case 3: {
+        X x = gen_int(e, d - 1), y = gen_int(e, d - 1);
+        return S("(%s %s %s)", x.s, cmp[rnd(6)], y.s);
+    }
+    case 4:
+        return S("(%s %s %s)", gen_bool(e, d - 1), ch(50) ? "AND" : ch(50) ? "OR" : "XOR", gen_bool(e, d - 1));
+    case 5:
+        return S("NOT (%s)", gen_bool(e, d - 1));
+    case 6: {
+        X x = gen_int(e, d - 1);
+        int lo = rng(-3, 5);
+        return S("(%s IN %s...%d)", x.s, lo < 0 ? S("(%d)", lo) : S("%d", lo), lo + rng(0, 8));
+    }
+    default: {
+        X x = gen_real(e, d - 1);
+        int lo = rng(-8, 8);
+        return S("(%s IN %s...%s)", x.s, rlit(lo), rlit(lo + rng(0, 16)));
+    }
+    }
+}
+
+/* argument list for a parameter kind string */
+static char *args(Env *e, const char *pk)
+{
+    char *s = "";
+    for (int i = 0; pk[i]; i++) {
+        char *a;
+        switch (pk[i]) {
+        case 'r': a = norm_r(gen_real(e, 1)).s; break;
+        case 'i': a = norm_i(gen_int(e, 1), 999).s; break;
+        case 'b': a = gen_bool(e, 1); break;
+        case 'm': a = S("%d", rnd(4)); break;
+        default: a = S("%d", rng(0, 4)); break;
+        }
+        s = i ? S("%s, %s", s, a) : a;
+    }
+    return s;
+}
+static char *params(const char *pk)
+{
+    static const char *decl[] = {"Real CONST pa", "Int CONST pn", "Bool CONST pf", "Int CONST pm", "Int CONST pd"};
+    char *s = "";
+    for (int i = 0; pk[i]; i++) {
+        int k = pk[i] == 'r' ? 0 : pk[i] == 'i' ? 1 : pk[i] == 'b' ? 2 : pk[i] == 'm' ? 3 : 4;
+        s = i ? S("%s; %s", s, decl[k]) : S("%s", decl[k]);
+    }
+    return s;
+}
+static void param_atoms(Env *e, const char *pk)
+{
+    for (int i = 0; pk[i]; i++) {
+        switch (pk[i]) {
+        case 'r': at(e, "pa", TR, 64, 2); break;
+        case 'i': at(e, "pn", TI, 999, 0); break;
+        case 'b': at(e, "pf", TB, 0, 0); break;
+        case 'm': at(e, "pm", TI, 3, 0); e->mode = 1; break;
+        default: at(e, "pd", TI, 4, 0); break;
+        }
+    }
+}
+static void rand_pk(char *pk)
+{
+    static const char k[] = "ribm";
+    int n = rnd(4), j = 0;
+    for (int i = 0; i < 4 && j < n; i++)
+        if (ch(45)) pk[j++] = k[i];
+    pk[j] = 0;
+}
+
+/* locals every body declares: i0..i2 loop counters, k/r/bq scratch (S),
+ * wi/wr wide reduction targets */
+static void locals(Env *e)
+{
+    L("Int VAR i0 := 0, i1 := 0, i2 := 0, k := 0, wi := 0; Real VAR r := 0.0, wr := 0.0; Bool VAR bq := false;");
+    at(e, "k", TI, 999, 0);
+    at(e, "r", TR, 64, 2);
+    at(e, "bq", TB, 0, 0);
+    at(e, "wi", TI, bnd(TI, CW), 0);
+    at(e, "wr", TR, bnd(TR, CW), 2);
+    tg(e, "k", TI, 999);
+    tg(e, "r", TR, 64);
+    tg(e, "bq", TB, 0);
+}
+
+/* element atoms and targets of the type ME */
+static void me_atoms(Env *e, Ty *t, int writable)
+{
+    for (int i = 0; i < t->nel; i++) {
+        Elem *l = &t->el[i];
+        at(e, S("ME.%s", l->name), l->ty, l->ty == TB ? 0 : bnd(l->ty, l->cls), l->cls == CK ? 0 : 2);
+        if (writable && l->wr) tg(e, S("ME.%s", l->name), l->ty, l->msum ? bnd(l->ty, CS) : bnd(l->ty, l->cls));
+    }
+    if (t->has_pr) {
+        at(e, "ME.pr.k", TI, 999, 0);
+        at(e, "ME.pr.z", TR, 64, 2);
+        at(e, "ME.pr.get ()", TI, 999, 0);
+        if (writable) { tg(e, "ME.pr.k", TI, 999); tg(e, "ME.pr.z", TR, 64); }
+    }
+    if (t->has_vv)
+        for (int j = 0; j < 3; j++) {
+            at(e, S("ME.vv[%d]", j), TR, 64, 2);
+            if (writable) tg(e, S("ME.vv[%d]", j), TR, 64);
+        }
+}
+
+static Elem *find(Ty *t, const char *n)
+{
+    for (int i = 0; i < t->nel; i++)
+        if (!strcmp(t->el[i].name, n)) return &t->el[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- statements */
+static void gen_stmts(Env *e, int n, int d);
+
+static void assign(Env *e)
+{
+    if (!e->ntg) return;
+    At *t = &e->tg[rnd(e->ntg)];
+    if (t->ty == TB) { L("%s := %s;", t->s, gen_bool(e, 2)); return; }
+    if (t->ty == TI) {
+        if (ch(10)) { L("%s %s %d;", t->s, ch(50) ? "%=" : "/=", rng(2, 9)); return; }
+        X x = gen_int(e, rng(1, 3));
+        L("%s := %s;", t->s, norm_i(x, t->b).s);
+        return;
+    }
+    X x = gen_real(e, rng(1, 3));
+    if (x.b >= t->b || x.fb > 2) x = norm_r(x);
+    L("%s := %s;", t->s, x.s);
+}
+
+static int freeloop(Env *e)
+{
+    for (int i = 0; i < 3; i++)
+        if (!(e->loopmask & (1 << i))) return i;
+    return -1;
+}
+
+static void loop(Env *e, int d)
+{
+    int v = freeloop(e);
+    if (v < 0) { assign(e); return; }
+    e->loopmask |= 1 << v;
+    int hi = rng(1, 5);
+    at(e, S("i%d", v), TI, hi + 1, 0);
+    int kind = rnd(4);
+    if (kind <= 1) {
+        int lo = rng(0, 2);
+        if (kind == 0) L("FOR i%d := %d TO %d REPEAT", v, lo, hi);
+        else L("FOR i%d := %d DOWNTO %d REPEAT", v, hi, lo);
+    } else {
+        L("i%d := 0;", v);
+        if (kind == 2) L("WHILE i%d < %d REPEAT", v, hi);
+        else L("REPEAT");
+    }
+    ind++;
+    gen_stmts(e, rng(1, 2), d - 1);
+    if (ch(30)) { L("IF %s THEN", gen_bool(e, 1)); ind++; L("BREAK;"); ind--; L("END;"); }
+    if (kind >= 2) L("i%d += 1;", v);
+    ind--;
+    if (kind == 3) L("UNTIL i%d >= %d END;", v, hi);
+    else if (kind <= 1 && ch(25)) L("UNTIL %s END;", gen_bool(e, 1));
+    else L("END;");
+    e->nat--;
+    e->loopmask &= ~(1 << v);
+}
+
+static void ifstmt(Env *e, int d)
+{
+    L("IF %s THEN", gen_bool(e, 2));
+    ind++; gen_stmts(e, rng(1, 2), d - 1); ind--;
+    if (ch(30)) { L("ELSIF %s THEN", gen_bool(e, 1)); ind++; gen_stmts(e, 1, d - 1); ind--; }
+    if (ch(50)) { L("ELSE"); ind++; gen_stmts(e, rng(1, 2), d - 1); ind--; }
+    L("END;");
+}
+
+static void modesel(Env *e, int d)
+{
+    L("IF pm = 0 THEN");
+    ind++; gen_stmts(e, 1, d - 1); ind--;
+    L("ELSIF pm = %d THEN", rng(1, 2));
+    ind++; gen_stmts(e, 1, d - 1); ind--;
+    L("ELSE");
+    ind++; gen_stmts(e, 1, d - 1); ind--;
+    L("END;");
+}
+
+/* a REDUCTION of element l (of type te) of parallel variable pv: pick op and
+ * a target whose class can hold the result; returns 0 if none fits */
+static int reduction(Env *e, const char *pv, Elem *l)
+{
+    const char *op;
+    double need;
+    if (l->ty == TB) op = ch(50) ? "bor" : "band", need = 0;
+    else if (l->cls <= CA && ch(60)) op = l->ty == TR ? "rsum" : "isum", need = 64 * bnd(l->ty, l->cls);
+    else {
+        op = l->ty == TR ? (ch(50) ? "rmax" : "rmin") : (ch(50) ? "imax" : "imin");
+        need = bnd(l->ty, l->cls);
+    }
+    int c[48], n = 0;
+    for (int i = 0; i < e->ntg; i++)
+        if (e->tg[i].ty == l->ty && e->tg[i].b >= need) c[n++] = i;
+    const char *t;
+    if (n && ch(60)) t = e->tg[c[rnd(n)]].s;
+    else if (l->ty == TB) t = "bq";
+    else t = l->ty == TR ? "wr" : "wi";
+    L("REDUCTION %s.%s:%s INTO %s;", pv, l->name, op, t);
+    return 1;
+}
+
+/* node level: interfaces of ME usable by this side */
+static int side_if(Env *e)
+{
+    int c[4], n = 0;
+    for (int i = 0; i < e->me->nif; i++)
+        if (e->side && e->me->if_mode[i] == e->side) c[n++] = i;
+    return n ? c[rnd(n)] : -1;
+}
+static Sub *pick_sub(Ty *t, int nsubs, int fn, int side)
+{
+    int c[24], n = 0;
+    for (int i = 0; i < nsubs; i++)
+        if (!t->sub[i].fn == !fn && (side < 0 || !t->sub[i].side || t->sub[i].side == side)) c[n++] = i;
+    return n ? &t->sub[c[rnd(n)]] : NULL;
+}
+static int num_elem(Ty *t, int allow_key)
+{
+    int c[24], n = 0;
+    for (int i = 0; i < t->nel; i++)
+        if (allow_key || t->el[i].cls != CK) c[n++] = i;
+    return n ? c[rnd(n)] : -1;
+}
+
+static void node_stmt(Env *e, int d)
+{
+    (void)d;
+    Ty *t = e->me;
+    int f = side_if(e);
+    switch (rnd(7)) {
+    case 0: case 1:
+        if (f >= 0 && !e->fn) {
+            Ty *c = &con[t->if_con[f]];
+            Sub *s = pick_sub(c, c->nsub, 0, -1);
+            if (s) { L("ME.%s[].%s (%s);", t->if_name[f], s->name, args(e, s->pk)); return; }
+        }
+        break;
+    case 2:
+        if (f >= 0) {
+            Ty *c = &con[t->if_con[f]];
+            int k = num_elem(c, 0);
+            if (k >= 0) { reduction(e, S("ME.%s[]", t->if_name[f]), &c->el[k]); return; }
+        }
+        break;
+    case 3:
+        if (f >= 0 && !e->fn) {
+            Ty *c = &con[t->if_con[f]];
+            Sub *s = pick_sub(c, c->nsub, 0, -1);
+            if (s) {
+                L("WTA ME.%s[].%s:%s.%s (%s);", t->if_name[f], t->if_mode[f] == 1 ? "k" : "kd",
+                  ch(50) ? "rbig" : "rsmall", s->name, args(e, s->pk));
+                e->needk = 1;
+                return;
+            }
+        }
+        break;
+    case 4:
+        if (!e->fn) {
+            Sub *s = pick_sub(t, e->nsubs, 0, e->side);
+            if (s) { L("ME.%s (%s);", s->name, args(e, s->pk)); e->needk |= s->needk; return; }
+        }
+        break;
+    case 5:
+        if (!e->fn && t->has_pr && ch(50)) { L("ME.pr.bump (%s);", norm_i(gen_int(e, 1), 999).s); return; }
+        if (!e->fn && t->has_vv && freeloop(e) >= 0) {
+            int v = freeloop(e);
+            L("FOR i%d := 0 TO MAXINDEX (ME.vv) REPEAT ME.vv[i%d] := q (ME.vv[i%d] + %s); END;", v, v, v,
+              norm_r(gen_real(e, 1)).s);
+            return;
+        }
+        break;
+    default:
+        if (e->depthsub && !e->fn) {
+            L("IF pd > 0 THEN ME.rp (pd - 1); END;");
+            return;
+        }
+        break;
+    }
+    assign(e);
+}
+
+static Unit *pick_unit(int nt)
+{
+    int c[5], n = 0;
+    for (int i = 0; i < nun; i++)
+        if (nt < 0 || un[i].nt == nt) c[n++] = i;
+    return n ? &un[c[rnd(n)]] : NULL;
+}
+static char *unit_pv(Unit *u, int allow_single)
+{
+    int r = rnd(10);
+    if (r < 2 && allow_single && u->lmin >= 1) return S("ME.%s[%d]", u->name, rnd(u->lmin));
+    if (r < 4) { int a = rng(0, 2); return S("ME.%s[%d...%d]", u->name, a, a + rng(0, 3)); }
+    if (r < 5) return S("ME.%s", u->name);
+    return S("ME.%s[]", u->name);
+}
+
+static void net_stmt(Env *e, int d)
+{
+    (void)d;
+    Unit *u = pick_unit(-1);
+    Ty *nt = &node[u->nt];
+    switch (rnd(8)) {
+    case 0: case 1: case 2:
+        if (!e->fn) {
+            Sub *s = pick_sub(nt, nt->nsub, 0, -1);
+            if (!s) break;
+            if (s->needk) L("ME.marks ();");
+            if (ch(25) && nun > 1) {
+                Unit *u2 = &un[(int)(u - un + 1 + rnd(nun - 1)) % nun];
+                Ty *t2 = &node[u2->nt];
+                Sub *s2 = pick_sub(t2, t2->nsub, 0, -1);
+                if (s2 && !s2->needk && (!s->side || !s2->side || s->side == s2->side)) {
+                    L("%s.%s (%s) AND %s.%s (%s);", unit_pv(u, 0), s->name, args(e, s->pk), unit_pv(u2, 0),
+                      s2->name, args(e, s2->pk));
+                    return;
+                }
+            }
+            L("%s.%s (%s);", unit_pv(u, 1), s->name, args(e, s->pk));
+            return;
+        }
+        break;
+    case 3: case 4: {
+        int k = num_elem(nt, 1);
+        if (k >= 0) {
+            char *pv = unit_pv(u, 0);
+            reduction(e, pv, &nt->el[k]);
+            return;
+        }
+        break;
+    }
+    case 5:
+        if (!e->fn) {
+            Sub *s = pick_sub(nt, nt->nsub, 0, -1);
+            if (!s) break;
+            char *pv = unit_pv(u, 0);
+            if (s->needk) L("ME.marks ();");
+            L("%s.nkey ();", pv);
+            L("WTA %s.key:%s.%s (%s);", pv, ch(50) ? "rbig" : "rsmall", s->name, args(e, s->pk));
+            return;
+        }
+        break;
+    case 6:
+        if (!e->fn) {
+            Sub *s = pick_sub(e->me, e->nsubs, 0, -1);
+            if (s) { L("ME.%s (%s);", s->name, args(e, s->pk)); return; }
+        }
+        break;
+    default:
+        if (!e->fn && u->lmin >= 1 && ch(50)) {
+            L("ME.%s[%d].v := %s;", u->name, rnd(u->lmin), norm_r(gen_real(e, 2)).s);
+            return;
+        }
+        break;
+    }
+    assign(e);
+}
+
+static void gen_stmts(Env *e, int n, int d)
+{
+    for (int i = 0; i < n; i++) {
+        int r = rnd(10);
+        if (d > 0 && r == 0) ifstmt(e, d);
+        else if (d > 0 && r == 1) loop(e, d);
+        else if (d > 0 && r == 2 && e->mode) modesel(e, d);
+        else if (r <= 4) assign(e);
+        else if (e->ctx == XNODE) node_stmt(e, d);
+        else if (e->ctx == XNET) net_stmt(e, d);
+        else if (e->ctx == XCONN && !e->fn && r <= 6) {
+            Sub *s = pick_sub(e->me, e->nsubs, 0, -1);
+            if (s) L("ME.%s (%s);", s->name, args(e, s->pk));
+            else assign(e);
+        } else if (e->ctx == XCONN && !e->fn && e->me->has_pr)
+            L("ME.pr.bump (%s);", norm_i(gen_int(e, 1), 999).s);
+        else assign(e);
+    }
+}
+
+/* ---------------------------------------------------------------- subroutines */
+static void env_init(Env *e, int ctx, Ty *t, int fn)
+{
+    memset(e, 0, sizeof *e);
+    e->ctx = ctx;
+    e->me = t;
+    e->fn = fn;
+    e->nsubs = t ? t->nsub : 0;
+}
+static void obj_atoms(Env *e)
+{
+    Ty *t = e->me;
+    me_atoms(e, t, !e->fn);
+    if (e->ctx == XNODE) {
+        at(e, "INDEX", TI, 63, 0);
+        for (int i = 0; i < t->nif; i++) at(e, S("MAXINDEX (ME.%s)", t->if_name[i]), TI, 64, 0);
+    }
+    if (e->ctx == XNET) {
+        at(e, "INDEX", TI, 63, 0);
+        for (int i = 0; i < nun; i++) {
+            at(e, S("MAXINDEX (ME.%s)", un[i].name), TI, 64, 0);
+            if (un[i].lmin >= 1) at(e, S("ME.%s[%d].h", un[i].name, rnd(un[i].lmin)), TI, 999, 0);
+        }
+        at(e, S("ME.depth (%d)", rng(0, 4)), TI, 999, 0);
+    }
+    for (int i = 0; i < e->nsubs; i++) {
+        Sub *s = &t->sub[i];
+        if (s->fn && (e->ctx != XNODE || !s->side || s->side == e->side)) atfn(e, s, "ME.");
+    }
+}
+
+/* a compute procedure or function of type t */
+static void gen_sub(int ctx, Ty *t, int fn, int side)
+{
+    Env e;
+    env_init(&e, ctx, t, fn);
+    Sub *s = &t->sub[t->nsub];
+    char pk[5];
+    rand_pk(pk);
+    if (fn) { char *m = strchr(pk, 'm'); if (m) *m = 0; }
+    s->name = S("%s%d", fn ? "f" : "p", t->nsub);
+    memcpy(s->pk, pk, 5);
+    s->side = side;
+    s->fn = fn ? (ch(60) ? 1 : 2) : 0;
+    e.side = side;
+    if (fn) L("%s FUNCTION %s (%s) IS", s->fn == 1 ? "Real" : "Int", s->name, params(pk));
+    else L("PROCEDURE %s (%s) IS", s->name, params(pk));
+    ind++;
+    locals(&e);
+    param_atoms(&e, pk);
+    if (fn) e.mode = 0;
+    obj_atoms(&e);
+    gen_stmts(&e, rng(1, size_medium ? 4 : 2), size_medium ? 2 : 1);
+    if (fn) {
+        if (s->fn == 1) L("RETURN %s;", norm_r(gen_real(&e, 2)).s);
+        else L("RETURN %s;", norm_i(gen_int(&e, 2), 999).s);
+    }
+    ind--;
+    L("END%s;", fn ? " FUNCTION" : "");
+    s->needk = e.needk;
+    t->nsub++;
+}
+
+/* MERGE of every element: max/min/OR/AND, sums only for msum elements */
+static void gen_merge(Ty *t)
+{
+    L("MERGE IS");
+    ind++;
+    if (t->has_vv) L("Int VAR i := 0;");
+    for (int i = 0; i < t->nel; i++) {
+        Elem *l = &t->el[i];
+        const char *n = l->name;
+        if (l->ty == TB) L("ME.%s := ME.%s %s YOU.%s;", n, n, ch(50) ? "OR" : "AND", n);
+        else if (l->msum) {
+            if (t->absorb && l->ty == TR) L("ME.absorb (YOU.%s);", n);
+            else L("ME.%s += YOU.%s;", n, n);
+        } else if (l->ty == TR && ch(40))
+            L("ME.%s := %s (ME.%s, YOU.%s);", n, ch(50) ? "maxReal" : "minReal", n, n);
+        else L("IF YOU.%s %s ME.%s THEN ME.%s := YOU.%s; END;", n, ch(70) ? ">" : "<", n, n, n);
+    }
+    if (t->has_pr) {
+        L("IF YOU.pr.k > ME.pr.k THEN ME.pr.k := YOU.pr.k; END;");
+        L("IF YOU.pr.z < ME.pr.z THEN ME.pr.z := YOU.pr.z; END;");
+    }
+    if (t->has_vv) L("FOR i := 0 TO 2 REPEAT IF YOU.vv[i] > ME.vv[i] THEN ME.vv[i] := YOU.vv[i]; END; END;");
+    ind--;
+    L("END MERGE;");
+}
+
+static void add_el(Ty *t, const char *n, int ty, int cls, int msum, int wr, const char *init)
+{
+    t->el[t->nel++] = (Elem){n, ty, cls, msum, wr, init};
+}
+/* one declaration line per element type: fewer lines for the reducer */
+static void emit_elems(Ty *t)
+{
+    for (int ty = 0; ty < 3; ty++) {
+        char *s = NULL;
+        for (int i = 0; i < t->nel; i++) {
+            Elem *l = &t->el[i];
+            if (l->ty != ty) continue;
+            s = s ? S("%s, %s := %s", s, l->name, l->init) : S("%s %s := %s", ty == TR ? "Real" : ty == TI ? "Int" : "Bool", l->name, l->init);
+        }
+        if (s) L("%s;", s);
+    }
+    if (t->has_pr) L("Pr pr;");
+    if (t->has_vv) L("Vec vv := vfill (%s);", rlit(rng(-4, 4)));
+}
+
+/* constructor arguments for all data elements of t, in order */
+static char *ctor(Ty *t)
+{
+    char *s = NULL;
+    for (int ty = 0; ty < 3; ty++) /* the order emit_elems declares them in */
+        for (int i = 0; i < t->nel; i++) {
+            Elem *l = &t->el[i];
+            if (l->ty != ty) continue;
+            char *a = l->ty == TR ? rlit(rng(-8, 8)) : l->ty == TI ? S("%d", rng(0, 9)) : (ch(50) ? "true" : "false");
+            s = s ? S("%s, %s", s, a) : a;
+        }
+    if (t->has_pr) s = S("%s, Pr (%d, %s)", s, rng(0, 9), rlit(rng(-8, 8)));
+    if (t->has_vv) s = S("%s, vfill (%s)", s, rlit(rng(-8, 8)));
+    return s;
+}
+
+/* ---------------------------------------------------------------- types */
+static int uses_op(int nt, int kind);
+static int uses_cut(int ci);
+static void gen_con(int ci)
+{
+    Ty *t = &con[ci];
+    t->name = S("C%d", ci);
+    add_el(t, "w", TR, CS, 0, 1, rlit(rng(1, 8)));
+    add_el(t, "d", TR, CS, 0, 1, "0.0");
+    add_el(t, "k", TR, CK, 0, 0, "0.0");
+    add_el(t, "kd", TR, CK, 0, 0, "0.0");
+    if (ch(70)) add_el(t, "n", TI, CS, 0, 1, S("%d", rng(0, 5)));
+    if (ch(40)) add_el(t, "b", TB, CS, 0, 1, ch(50) ? "true" : "false");
+    if (ch(50)) add_el(t, "mr", TR, CW, 1, 1, "0.0");
+    t->has_pr = use_rec && ch(40);
+    L("TYPE %s IS CONNECTION", t->name);
+    ind++;
+    emit_elems(t);
+    L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
+    L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
+    if (uses_cut(ci)) {
+        L("PROCEDURE cut (Real CONST lim) IS");
+        ind++;
+        L("IF ME.w < lim THEN REPLICATE ME INTO 0; END;");
+        if (ch(50)) { L("REPLICATE ME INTO 1;"); L("ME.w := 0.0;"); }
+        ind--;
+        L("END;");
+    }
+    if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
+    int n = rng(1, 2);
+    for (int i = 0; i < n; i++) gen_sub(XCONN, t, ch(25), 0);
+    gen_merge(t);
+    ind--;
+    L("END TYPE;");
+}
+
+static void gen_node(int ni)
+{
+    Ty *t = &node[ni];
+    t->name = S("N%d", ni);
+    add_el(t, "v", TR, CS, 0, 1, rlit(rng(-8, 8)));
+    add_el(t, "u", TR, CS, 0, 1, rlit(rng(-8, 8)));
+    add_el(t, "acc", TR, CA, 0, 1, "0.0");
+    add_el(t, "key", TR, CK, 0, 0, "0.0");
+    add_el(t, "h", TI, CS, 0, 1, S("%d", rng(0, 9)));
+    add_el(t, "cnt", TI, CA, 0, 0, "0");
+    add_el(t, "chk", TI, CA, 0, 0, "0");
+    if (ch(50)) add_el(t, "f", TB, CS, 0, 1, ch(50) ? "true" : "false");
+    if (ch(50)) add_el(t, "mr", TR, CW, 1, 1, "0.0");
+    if (ch(40)) add_el(t, "mi", TI, CW, 1, 1, "0");
+    t->has_pr = use_rec && ch(50);
+    t->has_vv = use_vec && ch(60);
+    L("TYPE %s IS NODE", t->name);
+    ind++;
+    for (int i = 0; i < t->nif; i++)
+        L("%s C%d %s;", t->if_mode[i] == 1 ? "IN" : "OUT", t->if_con[i], t->if_name[i]);
+    emit_elems(t);
+    /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
+    L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
+    L("PROCEDURE mark (Int CONST g) IS");
+    ind++;
+    for (int i = 0; i < t->nif; i++)
+        if (t->if_mode[i] == 2) L("ME.%s[].setk (INDEX + 64 * g + 256 * (ME.h BITAND 7));", t->if_name[i]);
+    ind--;
+    L("END;");
+    L("PROCEDURE markd (Int CONST g) IS");
+    ind++;
+    for (int i = 0; i < t->nif; i++)
+        if (t->if_mode[i] == 1) L("ME.%s[].setkd (INDEX + 64 * g);", t->if_name[i]);
+    ind--;
+    L("END;");
+    /* topology procedures, called only while unreplicated */
+    if (uses_op(ni, OP_SPLIT)) {
+        L("PROCEDURE split (Int CONST j, c) IS");
+        L("  IF INDEX < j THEN REPLICATE ME INTO c; END;");
+        L("END;");
+    }
+    if (uses_op(ni, OP_DIE)) L("PROCEDURE die (Int CONST j) IS IF INDEX = j THEN REPLICATE ME INTO 0; END; END;");
+    if (uses_op(ni, OP_PRUNE)) L("PROCEDURE prune (Real CONST lim) IS ME.%s[].cut (lim); END;", t->if_name[0]);
+    /* census: folds every connection element into chk, exactly */
+    L("PROCEDURE cen () IS");
+    ind++;
+    L("Real VAR r := 0.0;");
+    L("Int VAR c := 0;");
+    L("Bool VAR b := false;");
+    L("ME.acc := 0.0;");
+    L("ME.cnt := 0;");
+    L("ME.chk := 0;");
+    L("REDUCTION ME.%s[].w:rsum INTO ME.acc;", t->if_name[0]);
+    for (int i = 0; i < t->nif; i++) {
+        if (t->if_mode[i] != 1) continue;
+        Ty *c = &con[t->if_con[i]];
+        const char *f = t->if_name[i];
+        L("ME.cnt += MAXINDEX (ME.%s) + 1;", f);
+        for (int j = 0; j < c->nel; j++) {
+            Elem *l = &c->el[j];
+            if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.chk += 1; END;", f, l->name);
+            else if (l->ty == TR)
+                L("r := 0.0; REDUCTION ME.%s[].%s:%s INTO r; ME.chk := ME.chk + Int (r * 4.0) %% 997;", f, l->name,
+                  l->cls <= CA ? "rsum" : "rmax");
+            else
+                L("c := 0; REDUCTION ME.%s[].%s:%s INTO c; ME.chk := ME.chk + c %% 997;", f, l->name,
+                  l->cls <= CA ? "isum" : "imax");
+        }
+    }
+    if (t->has_pr) L("ME.chk := ME.chk + ME.pr.k + Int (ME.pr.z * 4.0);");
+    if (t->has_vv) L("ME.chk := ME.chk + Int (ME.vv[0] * 4.0) + 3 * Int (ME.vv[2] * 4.0);");
+    ind--;
+    L("END;");
+    if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
+    int n = rng(size_medium ? 2 : 1, size_medium ? 4 : 3);
+    for (int i = 0; i < n; i++) gen_sub(XNODE, t, ch(25), rnd(3));
+    if (ch(50)) {
+        /* directly recursive node procedure, depth bounded by its argument */
+        Env e;
+        env_init(&e, XNODE, t, 0);
+        Sub *s = &t->sub[t->nsub];
+        s->name = "rp";
+        strcpy(s->pk, "d");
+        L("PROCEDURE rp (Int CONST pd) IS");
+        ind++;
+        locals(&e);
+        param_atoms(&e, "d");
+        obj_atoms(&e);
+        e.depthsub = 1;
+        gen_stmts(&e, 1, 1);
+        L("IF pd > 0 THEN ME.rp (pd - 1); END;");
+        ind--;
+        L("END;");
+        t->nsub++;
+    }
+    gen_merge(t);
+    ind--;
+    L("END TYPE;");
+}
+
+/* ---------------------------------------------------------------- topology plan */
+typedef struct { int kind; int u, a, b, c; int u2, f1, f2; } Op;
+static Op reshape[2][4];
+static int nreshape[2];
+static Op build_conn[6];
+static int nbuild_conn;
+static int sz0[5];
+
+/* an OUT interface of unit a and an IN interface of unit b of the same
+ * connection type; 0 if there is none */
+static int conn_pair(int a, int b, int *fo, int *fi)
+{
+    Ty *ta = &node[un[a].nt], *tb = &node[un[b].nt];
+    int c[16][2], n = 0;
+    for (int i = 0; i < ta->nif; i++)
+        for (int j = 0; j < tb->nif; j++)
+            if (ta->if_mode[i] == 2 && tb->if_mode[j] == 1 && ta->if_con[i] == tb->if_con[j]) c[n][0] = i, c[n][1] = j, n++;
+    if (!n) return 0;
+    int k = rnd(n);
+    *fo = c[k][0];
+    *fi = c[k][1];
+    return 1;
+}
+static char *slice(Unit *u, int *lo_out)
+{
+    (void)lo_out;
+    if (ch(50)) return "[]";
+    int a = rnd(u->mx > 0 ? u->mx : 1);
+    return S("[%d...%d]", a, a + rnd(3));
+}
+static int total_max(void)
+{
+    int s = 0;
+    for (int i = 0; i < nun; i++) s += un[i].mx;
+    return s;
+}
+static void plan(void)
+{
+    for (int i = 0; i < nun; i++) {
+        un[i].mn = un[i].mx = un[i].lmin = sz0[i];
+    }
+    nbuild_conn = rng(2, 4);
+    for (int i = 0; i < nbuild_conn; i++) {
+        Op *o = &build_conn[i];
+        o->u = rnd(nun);
+        o->u2 = rnd(nun);
+        if (!conn_pair(o->u, o->u2, &o->f1, &o->f2)) { i--; nbuild_conn--; continue; }
+    }
+    for (int r = 0; r < 2; r++) {
+        nreshape[r] = do_r[r] ? rng(1, 3) : 0;
+        for (int i = 0; i < nreshape[r]; i++) {
+            Op *o = &reshape[r][i];
+            memset(o, 0, sizeof *o);
+            o->u = rnd(nun);
+            Unit *u = &un[o->u];
+            o->kind = rnd(6);
+            if (u->arr && (o->kind <= OP_EXT)) o->kind = OP_PRUNE;
+            switch (o->kind) {
+            case OP_SPLIT:
+                o->a = rng(1, 2);
+                o->b = rng(2, 3);
+                if (u->mx + o->a * (o->b - 1) > 12 || total_max() + o->a * (o->b - 1) > 40) { o->kind = OP_PRUNE; break; }
+                u->mn += (o->a < u->mn ? o->a : u->mn) * (o->b - 1);
+                u->mx += o->a * (o->b - 1);
+                break;
+            case OP_DIE:
+                o->a = rnd(u->mx + 1);
+                if (o->a < u->mn) u->mx--;
+                if (u->mn > 0) u->mn--;
+                break;
+            case OP_EXT:
+                if (u->mn > 1 && ch(50)) o->a = -rng(1, u->mn - 1);
+                else o->a = rng(1, 2);
+                if (u->mx + o->a > 12 || total_max() + o->a > 40) o->a = 0;
+                u->mn += o->a;
+                u->mx += o->a;
+                if (!o->a) o->kind = OP_PRUNE;
+                break;
+            case OP_DISC:
+            case OP_CONN:
+                o->u2 = rnd(nun);
+                if (!conn_pair(o->u, o->u2, &o->f1, &o->f2)) o->kind = OP_PRUNE;
+                break;
+            }
+            if (o->kind == OP_PRUNE) o->a = rng(1, 10);
+            if (u->mn < u->lmin) u->lmin = u->mn;
+        }
+    }
+}
+static int uses_op(int nt, int kind)
+{
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; do_r[r] && i < nreshape[r]; i++)
+            if (reshape[r][i].kind == kind && un[reshape[r][i].u].nt == nt) return 1;
+    return 0;
+}
+static int uses_cut(int ci)
+{
+    for (int n = 0; n < nnode; n++)
+        if (node[n].if_con[0] == ci && uses_op(n, OP_PRUNE)) return 1;
+    return 0;
+}
+static void emit_op(Op *o)
+{
+    Unit *u = &un[o->u];
+    Ty *t = &node[u->nt];
+    switch (o->kind) {
+    case OP_SPLIT: L("ME.%s[].split (%d, %d);", u->name, o->a, o->b); break;
+    case OP_DIE: L("ME.%s[].die (%d);", u->name, o->a); break;
+    case OP_EXT: L("EXTEND ME.%s BY %s;", u->name, o->a < 0 ? S("-%d", -o->a) : S("%d", o->a)); break;
+    case OP_PRUNE: L("ME.%s[].prune (%s);", u->name, rlit(o->a)); break;
+    default: {
+        Unit *u2 = &un[o->u2];
+        L("%s ME.%s%s.%s %s ME.%s%s.%s;", o->kind == OP_CONN ? "CONNECT" : "DISCONNECT", u->name, slice(u, NULL),
+          t->if_name[o->f1], o->kind == OP_CONN ? "TO" : "FROM", u2->name, slice(u2, NULL),
+          node[u2->nt].if_name[o->f2]);
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- network */
+static void gen_net(void)
+{
+    Ty *t = &net;
+    t->name = "Net";
+    add_el(t, "x", TR, CS, 0, 1, "0.0");
+    add_el(t, "y", TR, CS, 0, 1, rlit(rng(-8, 8)));
+    add_el(t, "z", TI, CS, 0, 1, S("%d", rng(0, 9)));
+    add_el(t, "key", TR, CK, 0, 0, "0.0");
+    add_el(t, "ikey", TI, CK, 0, 0, "0");
+    add_el(t, "mr", TR, CW, 1, 1, "0.0");
+    if (ch(50)) add_el(t, "mi", TI, CW, 1, 1, "0");
+    if (ch(50)) add_el(t, "bb", TB, CS, 0, 1, "false");
+    for (int i = 0; i < nun; i++) {
+        add_el(t, S("s%d", i), TR, CA, 0, 0, "0.0");
+        add_el(t, S("k%d", i), TI, CA, 0, 0, "0");
+    }
+    L("TYPE Net IS NETWORK");
+    ind++;
+    for (int i = 0; i < nun; i++) L("%s %s;", un[i].arr ? "Arr" : S("L%d", un[i].nt), un[i].name);
+    emit_elems(t);
+    /* build: groups, node assignment before any connection, CONNECTs */
+    L("PROCEDURE build () IS");
+    ind++;
+    for (int i = 0; i < nun; i++)
+        if (!un[i].arr) L("EXTEND ME.%s BY %d;", un[i].name, sz0[i]);
+    for (int i = 0; i < nun; i++)
+        if (sz0[i] >= 1 && ch(40)) L("ME.%s[%d] := N%d (%s);", un[i].name, rnd(sz0[i]), un[i].nt, ctor(&node[un[i].nt]));
+    for (int i = 0; i < nbuild_conn; i++) {
+        Op *o = &build_conn[i];
+        o->kind = OP_CONN;
+        emit_op(o);
+    }
+    ind--;
+    L("END;");
+    L("PROCEDURE marks () IS");
+    ind++;
+    for (int i = 0; i < nun; i++) L("ME.%s[].mark (%d);", un[i].name, i);
+    for (int i = 0; i < nun; i++) L("ME.%s[].markd (%d);", un[i].name, i);
+    ind--;
+    L("END;");
+    L("PROCEDURE rkey () IS");
+    L("  ME.key := Real (INDEX + 64 * Int (ME.x));");
+    L("  ME.ikey := INDEX + 64 * (ME.z %% 100);");
+    L("END;");
+    for (int r = 0; r < 2; r++) {
+        if (!do_r[r]) continue;
+        L("PROCEDURE reshape%d () IS", r + 1);
+        ind++;
+        for (int i = 0; i < nreshape[r]; i++) emit_op(&reshape[r][i]);
+        ind--;
+        L("END;");
+    }
+    /* census: every node element of every unit, folded exactly */
+    L("PROCEDURE census () IS");
+    ind++;
+    L("Real VAR r := 0.0;");
+    L("Int VAR c := 0;");
+    L("Bool VAR b := false;");
+    if (use_rec) L("Pr VAR pq;");
+    {
+        char *s = "";
+        for (int i = 0; i < nun; i++) s = i ? S("%s AND ME.%s[].cen ()", s, un[i].name) : S("ME.%s[].cen ()", un[i].name);
+        L("%s;", s);
+    }
+    for (int i = 0; i < nun; i++) {
+        Ty *nt = &node[un[i].nt];
+        const char *g = un[i].name;
+        L("ME.s%d := 0.0; REDUCTION ME.%s[].v:rsum INTO ME.s%d;", i, g, i);
+        L("ME.k%d := MAXINDEX (ME.%s) + 1;", i, g);
+        for (int j = 1; j < nt->nel; j++) {
+            Elem *l = &nt->el[j];
+            if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.k%d += 1; END;", g, l->name, i);
+            else if (l->ty == TR)
+                L("r := 0.0; REDUCTION ME.%s[].%s:%s INTO r; ME.k%d := ME.k%d + Int (r * 4.0) %% 997;", g, l->name,
+                  l->cls <= CA ? "rsum" : "rmax", i, i);
+            else
+                L("c := 0; REDUCTION ME.%s[].%s:%s INTO c; ME.k%d := ME.k%d + c %% 997;", g, l->name,
+                  l->cls <= CA ? "isum" : "imax", i, i);
+        }
+        if (nt->has_pr)
+            L("pq := Pr (0, 0.0); REDUCTION ME.%s[].pr:prsum INTO pq; ME.k%d := ME.k%d + pq.k %% 997 + Int (pq.z * 4.0) %% 997;", g, i, i);
+    }
+    ind--;
+    L("END;");
+    /* recursive network function */
+    L("Int FUNCTION depth (Int CONST d) IS");
+    L("  IF d <= 0 THEN RETURN ME.z %% %d; END;", rng(5, 50));
+    L("  RETURN (ME.depth (d - 1) * %d + d) %% 1000;", rng(2, 5));
+    L("END FUNCTION;");
+    int n = rng(size_medium ? 2 : 1, size_medium ? 5 : 3);
+    for (int i = 0; i < n; i++) gen_sub(XNET, t, ch(30), 0);
+    /* vary: make the replicates differ */
+    {
+        Env e;
+        env_init(&e, XNET, t, 0);
+        Sub *s = &t->sub[t->nsub];
+        s->name = "vary";
+        s->pk[0] = 0;
+        L("PROCEDURE vary () IS");
+        ind++;
+        locals(&e);
+        obj_atoms(&e);
+        L("ME.x := q (Real (INDEX) * %s + ME.x);", rlit(rng(1, 6)));
+        L("ME.z := (ME.z + INDEX * %d) %% 1000;", rng(1, 7));
+        Unit *u = pick_unit(-1);
+        Sub *p = pick_sub(&node[u->nt], node[u->nt].nsub, 0, -1);
+        if (p && p->pk[0] == 'r') {
+            if (p->needk) L("ME.marks ();");
+            L("ME.%s[].%s (q (Real (INDEX) * 0.75)%s%s);", u->name, p->name, p->pk[1] ? ", " : "", p->pk[1] ? args(&e, p->pk + 1) : "");
+        }
+        gen_stmts(&e, rng(1, 2), 1);
+        ind--;
+        L("END;");
+        t->nsub++;
+    }
+    gen_merge(t);
+    ind--;
+    L("END TYPE;");
+}
+
+/* ---------------------------------------------------------------- central agent */
+static int reps_lo, reps_hi, replicated;
+
+static Sub *net_proc(void) { return pick_sub(&net, net.nsub, 0, -1); }
+static Sub *net_fn(void) { return pick_sub(&net, net.nsub, 1, -1); }
+
+static void ca_env(Env *e)
+{
+    env_init(e, XCA, NULL, 0);
+    at(e, "k", TI, 999, 0);
+    at(e, "r", TR, 64, 2);
+    at(e, "MAXINDEX (net)", TI, 63, 0);
+    at(e, "net.x", TR, 64, 2);
+    at(e, "net.z", TI, 999, 0);
+    at(e, "net.depth (2)", TI, 999, 0);
+    Sub *f = net_fn();
+    if (f) atfn(e, f, "net.");
+    tg(e, "k", TI, 999);
+    tg(e, "r", TR, 64);
+}
+
+static void ca_call(Env *e)
+{
+    Sub *p = net_proc();
+    if (!p) return;
+    char *a = args(e, p->pk);
+    int r = rnd(8);
+    if (!replicated || r < 2) L("net.%s (%s);", p->name, a);
+    else if (r < 4) L("net[].%s (%s);", p->name, a);
+    else if (r < 5) { int lo = rnd(reps_lo); L("net[%d...%d].%s (%s);", lo, lo + rnd(20), p->name, a); }
+    else if (r < 6) L("net[%d].%s (%s);", rnd(reps_lo), p->name, a);
+    else if (r < 7) L("net[MAXINDEX (net)].%s (%s);", p->name, a);
+    else {
+        at(e, "i", TI, 63, 0);
+        L("FOR i := 0 TO MAXINDEX (net) REPEAT net[i].%s (%s); END;", p->name, args(e, p->pk));
+        e->nat--;
+    }
+}
+
+static void ca_rstmt(Env *e)
+{
+    int r = rnd(10);
+    Unit *u = pick_unit(-1);
+    if (r < 4) ca_call(e);
+    else if (r == 4) {
+        Sub *p = net_proc();
+        if (!p) return;
+        int ik = ch(50);
+        L("net[].rkey ();");
+        L("WTA net[].%s:%s.%s (%s);", ik ? "ikey" : "key", ik ? (ch(50) ? "ibig" : "ismall") : (ch(50) ? "rbig" : "rsmall"),
+          p->name, args(e, p->pk));
+    } else if (r == 5) {
+        static const char *ro[][2] = {{"x", "rsum"}, {"y", "rmax"}, {"z", "isum"}, {"mr", "rmin"}};
+        int k = rnd(4);
+        const char *t = ro[k][1][0] == 'r' ? "sr" : "si";
+        L("REDUCTION net[].%s:%s INTO %s;", ro[k][0], ro[k][1], t);
+        if (t[1] == 'r') L("pString (\"red \"); pInt (Int (sr * 4.0)); pString (\"\\n\");");
+        else L("pString (\"red \"); pInt (si); pString (\"\\n\");");
+    } else if (r == 6 && u->lmin >= 1) {
+        L("initIOareaxR (xa, MAXINDEX (net) + 1, MAXINDEX (net[0].%s) + 1);", u->name);
+        L("net[].%s[].%s --> xa;", u->name, ch(50) ? "v" : "u");
+        L("net%s.%s[].%s <-- xa;", ch(50) ? "" : "[]", u->name, ch(50) ? "u" : "v");
+    } else if (r == 7 && u->lmin >= 2) {
+        Unit *u2 = pick_unit(-1);
+        if (u2->lmin < 2) u2 = u;
+        L("initIOareaxR (xb, MAXINDEX (net) + 1, 2);");
+        L("net[].%s[0...1].v --> xb;", u->name);
+        L("net[].%s[0...1].u <-- xb;", u2->name);
+    } else if (r == 8 && u->lmin >= 1) {
+        L("net[%d].%s[%d].v := %s;", rnd(reps_lo), u->name, rnd(u->lmin), norm_r(gen_real(e, 1)).s);
+    } else if (r == 9) {
+        Sub *p = net_proc();
+        Sub *f = net_fn();
+        if (p && f && p->pk[0]) {
+            /* a network function result as (part of) an argument */
+            const char *fa = S("net.%s (%s)", f->name, args(e, f->pk));
+            const char *w = p->pk[0] == 'r' ? (f->fn == 1 ? fa : S("Real (%s)", fa))
+                          : p->pk[0] == 'i' ? (f->fn == 2 ? fa : S("Int (%s)", fa))
+                          : p->pk[0] == 'b' ? S("(%s > %s)", fa, f->fn == 1 ? "0.0" : "0")
+                          : NULL;
+            if (w) {
+                L("net[].%s (%s%s%s);", p->name, w, p->pk[1] ? ", " : "", p->pk[1] ? args(e, p->pk + 1) : "");
+                return;
+            }
+        }
+        ca_call(e);
+    } else ca_call(e);
+}
+
+static void gen_ca(void)
+{
+    L("Net VAR net;");
+    L("Real IO xa, xb;");
+    L("PROCEDURE show (Int CONST tag) IS");
+    ind++;
+    L("Int VAR r := 0, si := 0;");
+    L("Real VAR sr := 0.0;");
+    L("Bool VAR sbq := false;");
+    L("net[].census ();");
+    {
+        char *s = "";
+        for (int i = 0; i < nun; i++) s = S("%s pString (\" \"); pInt (MAXINDEX (net[0].%s) + 1);", s, un[i].name);
+        L("pString (\"show \"); pInt (tag); pString (\" reps \"); pInt (MAXINDEX (net) + 1); pString (\" sizes\");%s", s);
+    }
+    L("pString (\"\\n\");");
+    L("WHILE r <= MAXINDEX (net) REPEAT");
+    ind++;
+    L("pString (\"  r\"); pInt (r); pString (\" x \"); pReal (net[r].x); pString (\" y \"); pReal (net[r].y);");
+    L("pString (\" z \"); pInt (net[r].z); pString (\" mr \"); pInt (Int (net[r].mr * 4.0));");
+    if (find(&net, "mi")) L("pString (\" mi \"); pInt (net[r].mi);");
+    if (find(&net, "bb")) L("IF net[r].bb THEN pString (\" T\"); ELSE pString (\" F\"); END;");
+    for (int i = 0; i < nun; i++)
+        L("pString (\" %s \"); pReal (net[r].s%d); pString (\" \"); pInt (net[r].k%d);", un[i].name, i, i);
+    L("pString (\"\\n\");");
+    L("r += 1;");
+    ind--;
+    L("END REPEAT;");
+    L("REDUCTION net[].s0:rsum INTO sr; pString (\"sum \"); pInt (Int (sr * 4.0));");
+    L("REDUCTION net[].k0:isum INTO si; pString (\" \"); pInt (si);");
+    L("REDUCTION net[].z:imax INTO si; pString (\" \"); pInt (si);");
+    L("REDUCTION net[].mr:rmax INTO sr; pString (\" \"); pInt (Int (sr * 4.0));");
+    if (find(&net, "bb")) L("REDUCTION net[].bb:band INTO sbq; IF sbq THEN pString (\" T\"); END;");
+    if (un[0].lmin >= 1) L("pString (\" n0 \"); pReal (net[MAXINDEX (net)].%s[0].u);", un[0].name);
+    L("pString (\"\\n\");");
+    ind--;
+    L("END PROCEDURE;");
+
+    L("PROCEDURE program () IS");
+    ind++;
+    L("Int VAR i := 0, k := 0, n := 0, si := 0;");
+    L("Real VAR r := 0.0, sr := 0.0;");
+    Env e;
+    ca_env(&e);
+    replicated = 0;
+    reps_lo = reps_hi = 1;
+    L("net.build ();");
+    for (int i = 0; i < nun; i++)
+        if (sz0[i] >= 1 && ch(30)) L("net.%s[0].v := %s;", un[i].name, rlit(rng(-8, 8)));
+    if (ch(50)) {
+        int a = rnd(nun), b = rnd(nun), fo, fi;
+        if (sz0[a] >= 1 && sz0[b] >= 1 && conn_pair(a, b, &fo, &fi)) {
+            Ty *ta = &node[un[a].nt];
+            L("(net.%s[%d].%s --> net.%s[%d].%s) := C%d (%s);", un[a].name, rnd(sz0[a]), ta->if_name[fo], un[b].name,
+              rnd(sz0[b]), node[un[b].nt].if_name[fi], ta->if_con[fo], ctor(&con[ta->if_con[fo]]));
+        }
+    }
+    L("show (1);");
+    for (int i = rng(1, 2); i > 0; i--) ca_call(&e);
+    if (do_r[0]) { L("net.reshape1 ();"); L("show (2);"); }
+    /* round 1: a count below, at or above the lane width, or a fixed interval */
+    static const int cnt[] = {1, 2, 3, 16, 17, 32, 33, 48};
+    int k1 = cnt[rnd(size_medium ? 8 : 6)];
+    if (ch(20)) L("REPLICATE net INTO %d...%d;", k1, k1);
+    else L("REPLICATE net INTO %d;", k1);
+    replicated = 1;
+    reps_lo = reps_hi = k1;
+    L("net[].vary ();");
+    for (int i = rng(3, size_medium ? 7 : 5); i > 0; i--) ca_rstmt(&e);
+    L("show (3);");
+    int merges = 1;
+    if (ch(60)) {
+        merges = 2;
+        L("MERGE net;");
+        L("show (4);");
+        ca_rstmt(&e);
+    }
+    L("REPLICATE net INTO 1;");
+    replicated = 0;
+    reps_lo = reps_hi = 1;
+    L("show (5);");
+    if (do_r[1]) { L("net.reshape2 ();"); L("show (6);"); }
+    /* round 2, if the MERGE sums stay bounded: 64 * product of counts <= 2^20 */
+    double p = merges == 2 ? (double)k1 * k1 : k1;
+    int k2 = 0;
+    for (int c = 2; c <= 17; c++)
+        if (p * c * c <= 16384 && ch(50)) k2 = c;
+    if (k2 >= 2) {
+        L("REPLICATE net INTO %d;", k2);
+        replicated = 1;
+        reps_lo = reps_hi = k2;
+        L("net[].vary ();");
+        for (int i = rng(1, 3); i > 0; i--) ca_rstmt(&e);
+        L("MERGE net;");
+        L("show (7);");
+        L("REPLICATE net INTO 1;");
+        replicated = 0;
+        reps_lo = reps_hi = 1;
+        L("show (8);");
+    }
+    /* FOR semantics (§8.6): bound evaluated once, UNTIL after the body,
+     * the variable's value after the loop */
+    int a = rng(1, 4);
+    L("k := %d;", a);
+    L("FOR i := %d TO k REPEAT k += 1; END;", rng(0, 2));
+    L("pString (\"for \"); pInt (i); pString (\" \"); pInt (k);");
+    L("n := %d;", rng(0, 9));
+    L("FOR i := %d DOWNTO %d REPEAT n := (n * 3 + i) %% 100; UNTIL n > %d END;", rng(4, 8), rng(0, 2), rng(20, 90));
+    L("pString (\" \"); pInt (i); pString (\" \"); pInt (n);");
+    L("FOR i := 0 TO %d REPEAT IF i = %d THEN BREAK; END; i += 1; END;", rng(3, 9), rng(2, 6));
+    L("pString (\" \"); pInt (i); pString (\" \"); pInt (fr (%d)); pString (\"\\n\");", rng(0, 5));
+    /* a compiler-chosen replicate count: nothing count-dependent is printed after it */
+    if (ch(40)) {
+        int lo = rng(1, 3), hi = lo + rng(1, 20);
+        L("REPLICATE net INTO %d...%d;", lo, hi);
+        L("n := MAXINDEX (net) + 1;");
+        L("pString ((n >= %d AND n <= %d) ? \"range ok\\n\" : \"range bad\\n\");", lo, hi);
+        L("REPLICATE net INTO 1;");
+    }
+    ind--;
+    L("END PROCEDURE;");
+}
+
+/* ---------------------------------------------------------------- main */
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: cupitgen SEED [--size small|medium]\n");
+        return 2;
+    }
+    uint64_t seed = strtoull(argv[1], NULL, 10);
+    size_medium = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            size_medium = !strcmp(argv[++i], "medium");
+        } else {
+            fprintf(stderr, "cupitgen: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    st = seed * 0x2545F4914F6CDD1DULL + 1;
+    ncon = ch(50) ? 2 : 1;
+    nnode = ch(60) ? 2 : 1;
+    use_rec = ch(40);
+    use_vec = ch(30);
+    for (int i = 0; i < nnode; i++) {
+        node[i].ncon[0] = 1;
+        if (ncon == 2) {
+            if (ch(50)) node[i].ncon[1] = 1;
+            if (i == 1 && ch(40)) { node[i].ncon[0] = 0; node[i].ncon[1] = 1; }
+        }
+    }
+    for (int i = 0; i < nnode; i++) {
+        Ty *t = &node[i];
+        for (int c = 0; c < ncon; c++)
+            if (t->ncon[c]) {
+                t->if_mode[t->nif] = 1; t->if_con[t->nif] = c; t->if_name[t->nif] = S("i%d", c); t->nif++;
+                t->if_mode[t->nif] = 2; t->if_con[t->nif] = c; t->if_name[t->nif] = S("o%d", c); t->nif++;
+            }
+    }
+    /* units: 2-3 groups and sometimes a node array */
+    nun = size_medium ? rng(2, 3) : 2;
+    for (int i = 0; i < nun; i++) {
+        un[i] = (Unit){S("g%d", i), rnd(nnode), 0, 0, 0, 0};
+        sz0[i] = rng(1, size_medium ? 7 : 5);
+        if (ch(10)) sz0[i] = 0;
+    }
+    if (ch(35)) {
+        un[nun] = (Unit){"ar", rnd(nnode), 1, 0, 0, 0};
+        sz0[nun] = 3;
+        nun++;
+    }
+    do_r[0] = ch(70);
+    do_r[1] = ch(50);
+    plan();
+
+    printf("(* generated by cupitgen %llu --size %s *)\n", (unsigned long long)seed, size_medium ? "medium" : "small");
+    L("PROCEDURE pInt (Int CONST x) IS EXTERNAL;");
+    L("PROCEDURE pReal (Real CONST x) IS EXTERNAL;");
+    L("PROCEDURE pString (String CONST s) IS EXTERNAL;");
+    L("PROCEDURE initIOareaxR (Real IO area; Int CONST maxreplicates, perReplicate) IS EXTERNAL;");
+    L("Real FUNCTION absReal (Real CONST x) IS EXTERNAL;");
+    L("Real FUNCTION minReal (Real CONST x, y) IS EXTERNAL;");
+    L("Real FUNCTION maxReal (Real CONST x, y) IS EXTERNAL;");
+    L("Real REDUCTION rsum IS RETURN ME + YOU; END REDUCTION;");
+    L("Real REDUCTION rmax IS IF ME > YOU THEN RETURN ME; END; RETURN YOU; END REDUCTION;");
+    L("Real REDUCTION rmin IS IF ME < YOU THEN RETURN ME; ELSE RETURN YOU; END; END REDUCTION;");
+    L("Int REDUCTION isum IS RETURN ME + YOU; END REDUCTION;");
+    L("Int REDUCTION imax IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
+    L("Int REDUCTION imin IS RETURN ME < YOU ? ME : YOU; END REDUCTION;");
+    L("Bool REDUCTION bor IS RETURN ME OR YOU; END REDUCTION;");
+    L("Bool REDUCTION band IS RETURN ME AND YOU; END REDUCTION;");
+    L("Real WTA rbig IS RETURN ME > YOU; END WTA;");
+    L("Real WTA rsmall IS RETURN ME < YOU; END WTA;");
+    L("Int WTA ibig IS RETURN ME > YOU; END WTA;");
+    L("Int WTA ismall IS RETURN ME < YOU; END WTA;");
+    /* q folds a Real back onto the grid: a multiple of 1/4, |q| < 64 */
+    L("Real FUNCTION q (Real CONST x) IS RETURN Real (Int (x * 4.0) %% 256) * 0.25; END FUNCTION;");
+    L("Int FUNCTION fr (Int CONST n) IS");
+    L("  IF n <= 0 THEN RETURN %d; END;", rng(0, 5));
+    L("  RETURN (fr (n - 1) * %d + n) %% 1000;", rng(2, 7));
+    L("END FUNCTION;");
+    if (use_rec) {
+        L("TYPE Pr IS RECORD");
+        L("  Int k := %d;", rng(0, 9));
+        L("  Real z := %s;", rlit(rng(-8, 8)));
+        L("  PROCEDURE bump (Int CONST d) IS ME.k := (ME.k + d) %% 1000; END;");
+        L("  Int FUNCTION get () IS RETURN ME.k; END FUNCTION;");
+        L("END TYPE;");
+        L("Pr REDUCTION prsum IS RETURN Pr (ME.k + YOU.k, ME.z + YOU.z); END REDUCTION;");
+    }
+    if (use_vec) {
+        L("TYPE Vec IS ARRAY 3 OF Real END TYPE;");
+        L("Vec FUNCTION vfill (Real CONST x) IS");
+        L("  Vec VAR r;");
+        L("  Int VAR i := 0;");
+        L("  FOR i := 0 TO MAXINDEX (r) REPEAT r[i] := q (x * Real (i + 1)); END;");
+        L("  RETURN r;");
+        L("END FUNCTION;");
+    }
+    for (int i = 0; i < ncon; i++) gen_con(i);
+    for (int i = 0; i < nnode; i++) {
+        gen_node(i);
+        L("TYPE L%d IS GROUP OF N%d END TYPE;", i, i);
+    }
+    for (int i = 0; i < nun; i++)
+        if (un[i].arr) L("TYPE Arr IS ARRAY 3 OF N%d END TYPE;", un[i].nt);
+    gen_net();
+    gen_ca();
+    return 0;
+}
