@@ -850,10 +850,8 @@ static void t_iface_call(TCtx *c, NodeCx *cx, Expr *call, const Symbol *ifc, Sta
     int n = bundles_of(net, cx->group, ifc, bs, from_src);
     for (int i = 0; i < n; i++) {
         const LowerBundle *bu = &net->bundles[bs[i]];
-        if (bu->src_group == bu->dst_group) {
-            force_bundle(c, bs[i]);
-            continue;
-        }
+        if (bu->src_group == bu->dst_group) /* kept in memory, but still walked: */
+            force_bundle(c, bs[i]);         /* its lane code must be reached */
         ConnCx k = {.proc = call->sym, .bundle = bs[i], .site = call, .site_expr = call,
                     .from_src = from_src[i], .group = cx->group,
                     .cover = cx->full && !cx->returned && !cx->broke};
@@ -912,10 +910,8 @@ static void t_node_stmt(TCtx *c, NodeCx *cx, Stmt *s, State *S)
         int n = bundles_of(c->tn->net, cx->group, base->sym, bs, from_src);
         for (int i = 0; i < n; i++) {
             const LowerBundle *bu = &c->tn->net->bundles[bs[i]];
-            if (bu->src_group == bu->dst_group) {
+            if (bu->src_group == bu->dst_group) /* in memory; the winner is still walked */
                 force_bundle(c, bs[i]);
-                continue;
-            }
             t_read(c, s, s->loc.line, bs[i], elem->index, S, false);
             if (wta && s->proc) { /* the winner's procedure, on one connection */
                 ConnCx k = {.proc = s->proc, .bundle = bs[i], .site = s, .site_expr = NULL,
