@@ -1,99 +1,231 @@
 #!/bin/sh
-# check-one.sh -- the differential check of one CuPit program.
+# check-one.sh -- the differential check of one CuPit program; shared by
+# diff-run.sh (every program) and reduce.sh (every candidate).
 #
-#   check-one.sh FILE.nn WORKDIR [VARIANT...]
+#   check-one.sh [-r RUNS] [-t SECS] [-d WORKDIR] FILE.nn
 #
-# Compiles FILE.nn with every variant (or the ones named), runs each build
-# with 1 and 2 threads (a serial build once) and compares exit status,
-# stdout and stderr with the reference build (-O0: the C compiler's -O0 and
-# the lane plan off).  Prints one line, the class and what shows it:
-#   ok        every run agrees
-#   rejected  cupitc reports errors on the program (generator or front end)
-#   internal  cupitc died by a signal or reported an internal error
-#   cc-fail   the C compiler failed on generated code
-#   crash     a generated program died by a signal
-#   timeout   a generated program ran past its limit
-#   mismatch  some run differs from the reference
-# and exits 0 for ok, 1 otherwise.  Variants: default O0 nolanes nofuse
-# serial native.  Builds whose generated C and C flags equal the default's
-# are not compiled again.
+# Compiles FILE.nn with each compiler variant named in RUNS, runs the
+# binaries and compares them.  RUNS is a list of VARIANT:THREADS; the first
+# is the reference every other run is compared with (default: $CHECK_RUNS or
+# the list below, reference -O0 with 1 thread).  Variants:
+#
+#   O0         -O0                  (C -O0, lane plan off as with -fno-fuse)
+#   default    no flags             (C -O2)
+#   no-lanes   --no-lanes           (C -O2)
+#   no-fuse    -fno-fuse            (C -O2)
+#   no-openmp  --no-openmp          (serial build, C -O2)
+#   native     -O3 -Xcc -march=native
+#   par        -Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1
+#              (every parallel loop of the generated code really runs in
+#              parallel: the default thresholds keep small programs serial)
+#
+# A variant whose generated C (cupitc -S with its flags) is byte-identical
+# to an earlier variant's and whose C compiler flags are the same (default,
+# no-lanes and no-fuse all use -O2) reuses that binary, and a run of the same
+# binary with the same thread count reuses that run's result.
+#
+# Prints one line, "CLASS [DETAIL...]", and exits 0 for ok, 1 otherwise:
+#   ok
+#   rejected VARIANT    cupitc reports errors in the program (generator or
+#                       front-end bug)
+#   internal VARIANT    cupitc died by a signal, said "internal error" (other
+#                       than the C compiler failing), or hung
+#   cc-fail VARIANT     the C compiler failed on the generated code
+#   crash V:T...        a generated program died by a signal
+#   timeout V:T...      a generated program ran past SECS (default 10)
+#   mismatch V:T...     these runs differ from the reference in stdout,
+#                       stderr or exit status
+# WORKDIR (default: a temporary directory, removed) keeps prog.nn, the C,
+# binaries and outputs of every variant, "log" (the error messages or the
+# diffs) and "sig" (the first error line with positions removed; reduce.sh
+# keeps it equal while shrinking).
+# Environment: CUPITC (default build/bin/cupitc), CHECK_CC_TIMEOUT (cupitc
+# time limit per call, default 120 s).
 set -u
-src=$1 work=$2
-shift 2
-variants=${*:-"default nolanes nofuse serial native"}
-: "${CUPITC:=build/bin/cupitc}" "${RUN_TIMEOUT:=20}"
-export NO_COLOR=1 OMP_WAIT_POLICY=passive
-mkdir -p "$work"
-
-flags_of() {
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+: "${CUPITC:=$ROOT/build/bin/cupitc}"
+case $CUPITC in /*) ;; */*) CUPITC=$(pwd)/$CUPITC ;; esac
+DEFAULT_RUNS="O0:1 O0:2 default:1 default:2 no-lanes:1 no-lanes:2 no-fuse:1 no-fuse:2 no-openmp:1 native:1 native:2 par:2"
+runs=${CHECK_RUNS:-$DEFAULT_RUNS}
+secs=10
+work=""
+: "${CHECK_CC_TIMEOUT:=120}"
+while [ $# -gt 0 ]; do
     case $1 in
-    default) echo "" ;;
-    O0) echo "-O0" ;;
-    nolanes) echo "--no-lanes" ;;
-    nofuse) echo "-fno-fuse" ;;
-    serial) echo "--no-openmp" ;;
-    native) echo "-O3 -Xcc -march=native" ;;
+        -r) runs=$2; shift 2 ;;
+        -t) secs=$2; shift 2 ;;
+        -d) work=$2; shift 2 ;;
+        -*) echo "usage: check-one.sh [-r RUNS] [-t SECS] [-d WORKDIR] FILE.nn" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+[ $# -eq 1 ] || { echo "usage: check-one.sh [-r RUNS] [-t SECS] [-d WORKDIR] FILE.nn" >&2; exit 2; }
+src=$1
+[ -r "$src" ] || { echo "check-one.sh: cannot read $src" >&2; exit 2; }
+export NO_COLOR=1 CUPIT_PROTOCOL='' OMP_WAIT_POLICY=passive
+unset OMP_NUM_THREADS
+
+if [ -n "$work" ]; then
+    rm -rf "$work"; mkdir -p "$work" || exit 2
+    cleanup=""
+else
+    work=$(mktemp -d "${TMPDIR:-/tmp}/check-one.XXXXXX") || exit 2
+    cleanup=$work
+fi
+[ -n "$cleanup" ] && trap 'rm -rf "$cleanup"' EXIT
+cp "$src" "$work/prog.nn" || exit 2
+cd "$work" || exit 2
+: >log
+: >sig
+
+flags_of() { # variant -> cupitc flags
+    case $1 in
+        O0) echo "-O0" ;;
+        default) echo "" ;;
+        no-lanes) echo "--no-lanes" ;;
+        no-fuse) echo "-fno-fuse" ;;
+        no-openmp) echo "--no-openmp" ;;
+        native) echo "-O3 -Xcc -march=native" ;;
+        par) echo "-Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1" ;;
+        *) echo "check-one.sh: unknown variant '$1'" >&2; exit 2 ;;
     esac
 }
-
-say() { echo "$1"; [ "$1" = ok ]; exit $?; }
-
-# build VARIANT: $work/VARIANT.bin, or a class line and exit
-build() {
-    v=$1
-    # shellcheck disable=SC2046
-    "$CUPITC" $(flags_of "$v") "$src" -o "$work/$v.bin" >"$work/$v.cc" 2>&1
-    st=$?
-    [ "$st" -eq 0 ] && return 0
-    first=$(grep -m1 -E 'error|internal' "$work/$v.cc")
-    if [ "$st" -gt 128 ]; then say "internal $v: cupitc died by signal $((st - 128))"; fi
-    if grep -q 'C compiler failed\|^cc\|generated code' "$work/$v.cc"; then
-        say "cc-fail $v: $(grep -m1 'error:' "$work/$v.cc")"
+ccclass_of() { # variants that may share a binary when their C is identical
+    case $1 in
+        default|no-lanes|no-fuse) echo O2 ;;
+        *) echo "$1" ;;
+    esac
+}
+describe() { # V:T -> "V, T thread(s)"
+    v=${1%%:*} t=${1#*:}
+    [ "$v" = no-openmp ] && { echo "$v"; return; }
+    [ "$t" = 1 ] && echo "$v, 1 thread" || echo "$v, $t threads"
+}
+finish() { # class detail
+    if [ -n "$2" ]; then echo "$1 $2"; else echo "$1"; fi
+    [ "$1" = ok ]
+    exit $?
+}
+# First line of FILE that matches the awk pattern, positions removed.
+first_line() { # file ere
+    awk -v re="$2" '$0 ~ re { print; exit }' "$1" |
+        sed -e 's/prog\.nn:[0-9][0-9]*\(:[0-9][0-9]*\)*//g' \
+            -e 's/^[^ :]*\.c:[0-9][0-9]*:\([0-9][0-9]*:\)* *//' \
+            -e 's/line [0-9][0-9]*/line N/g'
+}
+# Classify a failed cupitc call: prints rejected, internal or cc-fail.
+compile_failure() { # status stderr-file
+    if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
+        echo "cupitc timed out after ${CHECK_CC_TIMEOUT}s" >>"$2"
+        echo "cupitc timed out" >sig
+        echo internal
+    elif grep -q 'C compiler failed on generated code' "$2"; then
+        # the C compiler's own first error, else its first line
+        s=$(first_line "$2" 'error')
+        [ -z "$s" ] && s=$(first_line "$2" '.')
+        echo "$s" >sig
+        echo cc-fail
+    elif [ "$1" -gt 128 ] || grep -q 'internal error' "$2"; then
+        s=$(first_line "$2" 'internal error')
+        [ -z "$s" ] && s="cupitc killed by signal $(($1 - 128))"
+        echo "$s" >sig
+        echo internal
+    else
+        first_line "$2" 'error' >sig
+        echo rejected
     fi
-    if grep -q 'internal error' "$work/$v.cc"; then say "internal $v: $first"; fi
-    say "rejected $v: $first"
 }
 
-# run VARIANT THREADS: $work/VARIANT.THREADS.{out,err,st}
-run() {
-    (cd "$work" && OMP_NUM_THREADS=$2 timeout "$RUN_TIMEOUT" "./$1.bin") \
-        >"$work/$1.$2.out" 2>"$work/$1.$2.err"
-    echo $? >"$work/$1.$2.st"
-}
-
-if ! "$CUPITC" -fsyntax-only "$src" >"$work/syntax.log" 2>&1; then
-    st=$?
-    [ "$st" -gt 128 ] && say "internal syntax: cupitc died by signal $((st - 128))"
-    say "rejected: $(grep -m1 error "$work/syntax.log")"
-fi
-build O0
-run O0 1
-st=$(cat "$work/O0.1.st")
-[ "$st" -eq 124 ] && say "timeout O0"
-[ "$st" -gt 128 ] && say "crash O0: signal $((st - 128))"
-
-"$CUPITC" -S "$src" -o "$work/default.c" >/dev/null 2>&1
-for v in $variants; do
-    reuse=""
-    if [ "$v" = nolanes ] || [ "$v" = nofuse ]; then
-        # shellcheck disable=SC2046
-        "$CUPITC" -S $(flags_of "$v") "$src" -o "$work/$v.c" >/dev/null 2>&1
-        cmp -s "$work/$v.c" "$work/default.c" && [ -f "$work/default.bin" ] && reuse=default
-    fi
-    if [ -n "$reuse" ]; then cp "$work/$reuse.bin" "$work/$v.bin"; else build "$v"; fi
-    threads="1 2"
-    [ "$v" = serial ] && threads=1
-    for t in $threads; do
-        run "$v" "$t"
-        st=$(cat "$work/$v.$t.st")
-        [ "$st" -eq 124 ] && say "timeout $v ($t threads)"
-        [ "$st" -gt 128 ] && say "crash $v ($t threads): signal $((st - 128))"
-        for part in st out err; do
-            if ! cmp -s "$work/O0.1.$part" "$work/$v.$t.$part"; then
-                diff "$work/O0.1.$part" "$work/$v.$t.$part" >"$work/mismatch.diff"
-                say "mismatch $v ($t threads): $part differs from -O0"
-            fi
-        done
-    done
+# ---- distinct variants, in order of first use
+variants=""
+for r in $runs; do
+    v=${r%%:*}
+    case " $variants " in *" $v "*) ;; *) variants="$variants $v" ;; esac
+    flags_of "$v" >/dev/null || exit 2
 done
-say ok
+
+# ---- generate C for every variant; reuse binaries where C and cc flags agree
+keys=""
+for v in $variants; do
+    flags=$(flags_of "$v")
+    # shellcheck disable=SC2086
+    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" -S $flags prog.nn -o "$v.c" >"$v.S.err" 2>&1
+    st=$?
+    if [ "$st" -ne 0 ]; then
+        class=$(compile_failure "$st" "$v.S.err")
+        { echo "== cupitc -S $flags prog.nn: exit status $st"; cat "$v.S.err"; } >>log
+        finish "$class" "$v"
+    fi
+    key="$(sha256sum <"$v.c" | cut -c1-16)-$(ccclass_of "$v")"
+    same=$(printf '%s' "$keys" | awk -v k="$key" '$1 == k { print $2; exit }')
+    if [ -n "$same" ]; then
+        echo "$same" >"$v.bin"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" $flags prog.nn -o "$v.exe" >"$v.cc.err" 2>&1
+    st=$?
+    if [ "$st" -ne 0 ]; then
+        class=$(compile_failure "$st" "$v.cc.err")
+        [ "$class" = rejected ] && class=cc-fail  # -S passed: the C step failed
+        { echo "== cupitc $flags prog.nn: exit status $st"; cat "$v.cc.err"; } >>log
+        finish "$class" "$v"
+    fi
+    echo "$v" >"$v.bin"
+    keys="$keys$key $v
+"
+done
+
+# ---- run; a binary already run with the same thread count is not run again
+crashed="" timedout=""
+for r in $runs; do
+    v=${r%%:*} t=${r#*:}
+    b=$(cat "$v.bin")
+    [ "$b" = no-openmp ] && t=1
+    id="$b.t$t"
+    echo "$id" >"run.$r.id"
+    [ -f "$id.status" ] && continue
+    OMP_NUM_THREADS=$t timeout -k 2 "$secs" "./$b.exe" >"$id.out" 2>"$id.err" </dev/null
+    st=$?
+    echo "$st" >"$id.status"
+    if [ "$st" -eq 124 ] || [ "$st" -eq 137 ]; then
+        timedout="$timedout $r"
+        echo "== $(describe "$r"): timed out after ${secs}s" >>log
+    elif [ "$st" -gt 128 ]; then
+        crashed="$crashed $r"
+        { echo "== $(describe "$r"): killed by signal $((st - 128))"; tail -n 20 "$id.err"; } >>log
+    fi
+done
+if [ -n "$crashed" ]; then
+    set -- $crashed; echo "signal $(($(cat "$(cat "run.$1.id").status") - 128))" >sig
+    finish crash "$*"
+fi
+if [ -n "$timedout" ]; then
+    set -- $timedout; finish timeout "$*"
+fi
+
+# ---- compare every run with the reference
+set -- $runs
+ref=$1
+rid=$(cat "run.$ref.id")
+differ=""
+for r in $runs; do
+    id=$(cat "run.$r.id")
+    [ "$id" = "$rid" ] && continue
+    bad=""
+    cmp -s "$rid.status" "$id.status" || bad="$bad status"
+    cmp -s "$rid.out" "$id.out" || bad="$bad stdout"
+    cmp -s "$rid.err" "$id.err" || bad="$bad stderr"
+    [ -z "$bad" ] && continue
+    differ="$differ $r"
+    {
+        echo "== $(describe "$r") differs from the reference ($(describe "$ref")) in:$bad"
+        case $bad in *status*) echo "exit status $(cat "$id.status"), reference $(cat "$rid.status")" ;; esac
+        case $bad in *stdout*) diff -u --label "stdout ($(describe "$ref"))" --label "stdout ($(describe "$r"))" \
+                                   "$rid.out" "$id.out" | head -n 60 ;; esac
+        case $bad in *stderr*) diff -u --label "stderr ($(describe "$ref"))" --label "stderr ($(describe "$r"))" \
+                                   "$rid.err" "$id.err" | head -n 30 ;; esac
+    } >>log
+done
+[ -n "$differ" ] && { set -- $differ; finish mismatch "$*"; }
+finish ok ""
