@@ -2,7 +2,9 @@
 # suite-sema.sh -- legal programs: every tests/sema/NAME.nn and both report
 # examples must pass `cupitc -fsyntax-only` with no diagnostic; where
 # tests/sema/NAME.ast (report-NAME.ast for the examples) exists,
-# `cupitc --dump-ast` must print exactly it.
+# `cupitc --dump-ast` must print exactly it.  Every tests/sema program also
+# compiles to an object file (a valid program is never refused; its
+# EXTERNAL subroutines are left to the linker).
 set -u
 : "${BUILD:=build}" "${CUPITC:=$BUILD/bin/cupitc}"
 ROOT=$(pwd)
@@ -32,10 +34,22 @@ check_dump() { # name source golden
     fi
 }
 
+check_compiles() { # name file
+    obj=$(mktemp)
+    if NO_COLOR=1 "$CUPITC" -c -Xcc -Wall -Xcc -Werror "$2" -o "$obj" >/dev/null 2>"$err"; then
+        echo "ok $1.compiles"
+    else
+        echo "FAIL $1.compiles: cupitc -c failed:"
+        head -n 20 "$err"
+    fi
+    rm -f "$obj"
+}
+
 for src in tests/sema/*.nn; do
     [ -f "$src" ] || continue
     name=$(basename "$src" .nn)
     check_clean "sema/$name" "$src"
+    check_compiles "sema/$name" "$src"
     check_dump "sema/$name" "$src" "tests/sema/$name.ast"
 done
 

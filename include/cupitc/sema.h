@@ -155,6 +155,13 @@ struct Symbol {
     bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
+    /* object subroutines: the first construct of the body that needs ME's
+       place in a network (INDEX, group, interface and topology operations)
+       and the calls of object subroutines on ME/YOU, for the rule that a
+       MERGE procedure reaches none of them (docs/language-decisions.md) */
+    const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
+    Loc net_use_loc;
+    PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
     Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
     PtrVec locals;     /* Symbol*: its parameters and local data objects (all

@@ -501,6 +501,31 @@ static const char *binary(Cg *cg, Expr *e)
 
 /* ---- calls -------------------------------------------------------------- */
 
+/* A node array (a network's node ARRAY element) as an argument of an
+ * EXTERNAL subroutine: the address of its nodes as plain records in
+ * order (docs/runtime-abi.md §6), copied from either storage. */
+static const char *node_array_arg(Cg *cg, Expr *a, const Symbol *p)
+{
+    const char *net, *rep;
+    CgNet *cgnet;
+    if (a->kind != EXPR_SELECT || !a->sym || a->sym->kind != SYM_ELEM) {
+        cg_unsupported(cg, a->loc, "this node array argument");
+        return "0";
+    }
+    cg_net_object(cg, a->u.select.obj, &net, &rep, &cgnet);
+    if (!cgnet)
+        return "0";
+    if (a->u.select.obj->kind == EXPR_ME && cg->lane)
+        rep = "(blk * RT_LANES + l)";
+    if (!rep)
+        rep = "0";
+    int g = cg_group_index(cgnet, a->sym);
+    Type *node = p->type->elem;
+    /* CONST only: a node array is not assignable (sema) */
+    return cg_fmt(cg, "cpGather_%s((%s[%d]){0}, %s, %s, %d, %d)", node->name, cg_ctype(cg, node),
+                  (int)p->type->size, net, rep, g, (int)p->type->size);
+}
+
 const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
 {
     const char *s = prefix ? prefix : "";
@@ -520,7 +545,9 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
             (k == TY_NODE || k == TY_CONNECTION))
             cg_unsupported(cg, a->loc, "a node or connection VAR argument of an EXTERNAL "
                                        "subroutine in replicated network code");
-        if (subr->external && p->access == ACCESS_CONST &&
+        if (subr->external && type_is_node_array(p->type)) {
+            x = node_array_arg(cg, a, p);
+        } else if (subr->external && p->access == ACCESS_CONST &&
             (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
             /* EXTERNAL: records, arrays, nodes and connections by address */
             const char *ca_val = k == TY_NODE ? ca_node_value(cg, a) : NULL;

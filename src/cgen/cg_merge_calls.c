@@ -6,9 +6,9 @@
  * such callee (and what it calls on ME in turn) gets one more C instance,
  * cpMI_<type>_<name> (T *me, parameters...), compiled like the MERGE
  * procedure itself: ME is the record, nothing else is reachable.  The
- * callee's constructs that need a network (group and interface calls,
- * REDUCTION and WTA, INDEX, REPLICATE ME) have no meaning there and are
- * reported at compile time.
+ * constructs that need a network (group and interface calls, REDUCTION
+ * and WTA, INDEX, topology changes) cannot be reached from MERGE
+ * (src/sema/merge_rule.c); the checks here only guard that rule.
  *
  * In lane code the MERGE of such a type runs lane by lane on plain
  * records (cpLaneGet, the plain MERGE, cpLanePut), so the callees exist

@@ -292,7 +292,8 @@ static void compute_may_topo(Cg *cg)
 static const char *param_decl(Cg *cg, Symbol *p)
 {
     const char *name = cg_local(cg, p);
-    if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION)
+    if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION ||
+        type_is_node_array(p->type))
         return cg_fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
     /* EXTERNAL: records and arrays by address (docs/runtime-abi.md §6) */
     if (p->subr && p->subr->external && p->access == ACCESS_CONST &&

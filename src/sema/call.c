@@ -376,6 +376,11 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         return fail(c, e);
     }
     e->sym = m;
+    if (multi)
+        sema_note_net_use(c, e->loc, "a group procedure call");
+    else if (c->subr && (obj->kind == EXPR_ME || obj->kind == EXPR_YOU) && m->owner &&
+             m->owner->kind != TY_RECORD)
+        vec_push(c->si->arena, &c->subr->me_calls, e);
     sema_check_var_param_rule(c, m, mid.loc);
     sema_check_args(c, m, args, mid.loc);
     e->type = m->result;

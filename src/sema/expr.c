@@ -172,6 +172,7 @@ static Type *index_expr(Ctx *c, Expr *e)
                    "subroutines)", sema_ctx_desc(c));
         return error_type(c, e);
     }
+    sema_note_net_use(c, e->loc, "INDEX");
     e->type = builtin(c, TY_INT);
     e->cat = VC_OBJECT;
     e->read_only = true;
@@ -628,6 +629,16 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
                    "network variable, not %s of type %s",
                    o->cat == VC_OBJECT ? "an object" : "a value", t->name);
         return error_type(c, e);
+    }
+    if (sema_is_iface(base) || base->type->kind == TY_GROUP) {
+        const char *what = sema_is_iface(base) ? "MAXINDEX of an interface"
+                                               : "MAXINDEX of a group";
+        if (c->kind == CTX_MERGE) {
+            diag_error(e->loc, "%s cannot be used in a MERGE procedure (it merges the "
+                       "data elements of two replicates, outside any network call)", what);
+            return error_type(c, e);
+        }
+        sema_note_net_use(c, e->loc, what);
     }
     e->type = builtin(c, TY_INT);
     e->cat = VC_VALUE;

@@ -71,6 +71,7 @@ bool sema_analyze(Program *prog, Arena *arena)
     sema_declare_globals(si, prog);
     sema_analyze_parts(si, prog);
     check_program(si, prog);
+    sema_check_merge_calls(si);
     sema_classify_central_agent(si);
     return diag_error_count() == errors_before;
 }

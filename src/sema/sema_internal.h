@@ -35,6 +35,13 @@ typedef struct Ctx {
  * 10000 '+') are rejected instead of exhausting the stack. */
 enum { SEMA_MAX_DEPTH = 5000 };
 
+/* ---- merge_rule.c ---- */
+/* Records that the body being analysed uses `what` (needs ME's place in a
+ * network); the first use per subroutine is kept. */
+void sema_note_net_use(Ctx *c, Loc at, const char *what);
+/* Reports MERGE procedures that reach such a use through calls on ME/YOU. */
+void sema_check_merge_calls(SemaInfo *si);
+
 /* ---- scope.c ---- */
 Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent);
 /* Adds sym; on a duplicate reports it (with a note at the first one) and

@@ -147,8 +147,8 @@ void sema_stmt(Ctx *c, Stmt *s)
         for (int i = 0; i < s->u.multi.calls.len; i++)
             sema_call(c, VEC_AT(s->u.multi.calls, i, Expr), true, true);
         break;
-    case STMT_REDUCTION: sema_reduction(c, s); break;
-    case STMT_WTA: sema_wta(c, s); break;
+    case STMT_REDUCTION: sema_note_net_use(c, s->loc, "REDUCTION"); sema_reduction(c, s); break;
+    case STMT_WTA: sema_note_net_use(c, s->loc, "WTA"); sema_wta(c, s); break;
     case STMT_RETURN: return_stmt(c, s); break;
     case STMT_IF:
         for (int i = 0; i < s->u.if_.arms.len; i++) {
@@ -171,9 +171,12 @@ void sema_stmt(Ctx *c, Stmt *s)
         if (c->loop_depth == 0)
             diag_error(s->loc, "BREAK outside a loop");
         break;
-    case STMT_REPLICATE: sema_replicate(c, s); break;
-    case STMT_EXTEND: sema_extend(c, s); break;
-    case STMT_CONNECT: case STMT_DISCONNECT: sema_connect(c, s); break;
+    case STMT_REPLICATE: sema_note_net_use(c, s->loc, "REPLICATE ME"); sema_replicate(c, s); break;
+    case STMT_EXTEND: sema_note_net_use(c, s->loc, "EXTEND"); sema_extend(c, s); break;
+    case STMT_CONNECT: case STMT_DISCONNECT:
+        sema_note_net_use(c, s->loc, s->kind == STMT_CONNECT ? "CONNECT" : "DISCONNECT");
+        sema_connect(c, s);
+        break;
     case STMT_MERGE: sema_merge_stmt(c, s); break;
     default: cp_unreachable();
     }
