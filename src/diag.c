@@ -228,6 +228,6 @@ _Noreturn void diag_internal(const char *cfile, int cline, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputs(" (a bug of cupitc: please report it with the program)\n", stderr);
     abort();
 }

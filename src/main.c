@@ -17,6 +17,7 @@
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
 #include "cupitc/lower.h"
+#include "cupitc/output.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
 #include "cupitc/toolchain.h"
@@ -246,6 +247,23 @@ static char *derived_name(const char *input, const char *suffix)
     return s;
 }
 
+/* The EXTERNAL subroutines the linker found no definition of, at their
+ * declarations. */
+static void report_undefined(Program *prog, ToolResult *tr)
+{
+    SemaInfo *si = prog->sema;
+    for (int i = 0; i < tr->nundefined; i++)
+        for (int j = 0; si && j < si->subrs.len; j++) {
+            Symbol *s = VEC_AT(si->subrs, j, Symbol);
+            if (s->external && strcmp(s->name, tr->undefined[i]) == 0)
+                diag_error(s->loc, "EXTERNAL %s '%s' is defined in none of the C files, "
+                           "objects and libraries given, nor in the CuPit standard library "
+                           "(docs/stdlib.md)", s->kind == SYM_FUNC ? "function" : "procedure",
+                           s->name);
+        }
+    tool_result_free(tr);
+}
+
 /* Emits C and runs the C compiler as the options ask. */
 static int generate(const Options *opt, Program *prog, LowerPlan *plan,
                     const char *argv0)
@@ -265,9 +283,18 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
     if (opt->stop == STOP_C) {
         char *out = opt->output ? NULL : derived_name(opt->input, ".c");
         const char *path = opt->output ? opt->output : out;
-        if (!emit_write_file(&em, path)) {
-            fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", path, strerror(errno));
-            status = EXIT_INPUT_ERROR;
+        if (!emit_matches_file(&em, path)) { /* an unchanged file keeps its time */
+            char *tmp = out_temp(path, NULL);
+            if (!tmp) {
+                status = EXIT_INPUT_ERROR;
+            } else if (!emit_write_file(&em, tmp)) {
+                fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", path,
+                        strerror(errno));
+                out_discard(tmp);
+                status = EXIT_INPUT_ERROR;
+            } else if (!out_commit(tmp, path)) {
+                status = EXIT_INPUT_ERROR;
+            }
         }
         free(out);
         emit_free(&em);
@@ -279,28 +306,25 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
         emit_free(&em);
         return EXIT_INPUT_ERROR;
     }
-    const char *tmpdir = getenv("TMPDIR");
-    char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/cupitc-XXXXXX.c", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemps(tmpl, 2);
-    if (fd < 0) {
-        fprintf(stderr, "cupitc: error: cannot create a temporary file: %s\n", strerror(errno));
-        free(lib_dir);
-        free(inc_dir);
-        emit_free(&em);
-        return EXIT_INPUT_ERROR;
-    }
-    close(fd);
-    if (!emit_write_file(&em, tmpl)) {
-        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", tmpl, strerror(errno));
+    char *c_file = out_temp(NULL, ".c");
+    char *obj_file = c_file && opt->stop == STOP_LINK ? out_temp(NULL, ".o") : NULL;
+    char *def_out = opt->output ? NULL
+                                : (opt->stop == STOP_OBJECT ? derived_name(opt->input, ".o")
+                                                            : strdup("a.out"));
+    const char *path = opt->output ? opt->output : def_out;
+    char *tmp_out = c_file ? out_temp(path, NULL) : NULL;
+    if (!c_file || !tmp_out || (opt->stop == STOP_LINK && !obj_file)) {
+        status = EXIT_INPUT_ERROR;
+    } else if (!emit_write_file(&em, c_file)) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", c_file, strerror(errno));
         status = EXIT_INPUT_ERROR;
     } else {
-        char *def_out = opt->output ? NULL
-                                    : (opt->stop == STOP_OBJECT ? derived_name(opt->input, ".o")
-                                                                : strdup("a.out"));
         ToolOptions to = {
-            .c_file = tmpl,
-            .output = opt->output ? opt->output : def_out,
+            .c_file = c_file,
+            .obj_file = obj_file,
+            .output = tmp_out,
+            .final_output = path,
+            .source_name = opt->input,
             .stage = opt->stop == STOP_OBJECT ? STAGE_OBJECT : STAGE_LINK,
             .opt_level = opt->opt_level,
             .debug = opt->debug,
@@ -308,20 +332,51 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
             .verbose = opt->verbose,
             .extra = opt->extra,
             .nextra = opt->nextra,
-            .user_files = false,
+            .user_files = has_user_files(opt),
         };
-        for (int i = 0; i < opt->nextra; i++)
-            if (opt->extra[i][0] != '-')
-                to.user_files = true;
-        if (!tool_compile(&to, lib_dir, inc_dir))
+        ToolResult tr = tool_compile(&to, lib_dir, inc_dir);
+        if (!tr.ok) {
+            report_undefined(prog, &tr);
             status = EXIT_INPUT_ERROR;
-        free(def_out);
+        } else if (!out_commit(tmp_out, path))
+            status = EXIT_INPUT_ERROR;
+        else
+            tmp_out = NULL;
     }
-    unlink(tmpl);
+    out_discard(tmp_out);
+    out_discard(obj_file);
+    out_discard(c_file);
+    free(def_out);
     free(lib_dir);
     free(inc_dir);
     emit_free(&em);
     return status;
+}
+
+/* The output of this run (NULL where there is none) must be writable and
+ * must not be one of its inputs. */
+static bool output_ok(const Options *opt)
+{
+    if (opt->stop == STOP_SYNTAX || opt->dump_ast || opt->dump_parse || opt->dump_lanes)
+        return true;
+    char *def = opt->output ? NULL
+                            : derived_name(opt->input, opt->stop == STOP_C ? ".c"
+                                                       : opt->stop == STOP_OBJECT ? ".o" : "");
+    const char *path = opt->output ? opt->output : opt->stop == STOP_LINK ? "a.out" : def;
+    const char **inputs = malloc(sizeof *inputs * (size_t)(opt->nextra + 1));
+    if (!inputs) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    int n = 0;
+    inputs[n++] = opt->input;
+    for (int i = 0; i < opt->nextra; i++)
+        if (opt->extra[i][0] != '-')
+            inputs[n++] = opt->extra[i];
+    bool ok = out_check_path(path, inputs, n);
+    free(inputs);
+    free(def);
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -338,6 +393,12 @@ int main(int argc, char **argv)
         .color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL,
         .error_limit = opt.error_limit,
     });
+
+    if (!output_ok(&opt)) {
+        free(opt.extra);
+        return EXIT_INPUT_ERROR;
+    }
+    out_install_signal_cleanup();
 
     const char *why = NULL;
     SourceFile *src = source_read(opt.input, &why);

@@ -106,12 +106,111 @@ static void print_command(FILE *out, const ArgList *a)
     fputc('\n', out);
 }
 
-bool tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir)
+/* Runs the command; its stderr is passed through and, when `keep` is set,
+ * also kept there (up to a bound, for the undefined references). */
+static bool run(const ArgList *a, char **keep)
 {
+    int fds[2] = {-1, -1};
+    if (keep && pipe(fds) != 0)
+        keep = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (keep) {
+            dup2(fds[1], STDERR_FILENO);
+            close(fds[0]);
+            close(fds[1]);
+        }
+        execvp(a->v[0], (char *const *)a->v);
+        fprintf(stderr, "cupitc: error: cannot run the C compiler '%s': %s\n", a->v[0],
+                strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "cupitc: error: cannot start the C compiler: %s\n", strerror(errno));
+        if (keep) {
+            close(fds[0]);
+            close(fds[1]);
+        }
+        return false;
+    }
+    if (keep) {
+        enum { KEEP_MAX = 1 << 20 };
+        close(fds[1]);
+        size_t len = 0;
+        char *buf = malloc(KEEP_MAX + 1);
+        char chunk[4096];
+        ssize_t n;
+        while ((n = read(fds[0], chunk, sizeof chunk)) != 0) {
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                break;
+            }
+            fwrite(chunk, 1, (size_t)n, stderr);
+            if (buf && len + (size_t)n <= KEEP_MAX) {
+                memcpy(buf + len, chunk, (size_t)n);
+                len += (size_t)n;
+            }
+        }
+        close(fds[0]);
+        if (buf)
+            buf[len] = '\0';
+        *keep = buf;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The names of GNU ld's "undefined reference to `NAME'" lines. */
+static void undefined_refs(const char *text, ToolResult *r)
+{
+    static const char key[] = "undefined reference to `";
+    for (const char *p = text; p && (p = strstr(p, key)); ) {
+        p += sizeof key - 1;
+        const char *e = strchr(p, '\'');
+        if (!e)
+            break;
+        size_t n = (size_t)(e - p);
+        bool dup = false;
+        for (int i = 0; i < r->nundefined; i++)
+            if (strlen(r->undefined[i]) == n && strncmp(r->undefined[i], p, n) == 0)
+                dup = true;
+        if (!dup && r->nundefined < TOOL_MAX_UNDEFINED) {
+            char *name = malloc(n + 1);
+            if (name) {
+                memcpy(name, p, n);
+                name[n] = '\0';
+                r->undefined[r->nundefined++] = name;
+            }
+        }
+        p = e;
+    }
+}
+
+static bool is_lib_flag(const char *s)
+{
+    return strncmp(s, "-l", 2) == 0 || strncmp(s, "-L", 2) == 0;
+}
+
+static void common_flags(ArgList *a, const ToolOptions *o, const char *inc_flag)
+{
+    arg(a, "-std=c11");
+    arg(a, o->opt_level ? o->opt_level : "-O2");
+    if (o->debug)
+        arg(a, "-g");
+    if (o->openmp)
+        arg(a, "-fopenmp");
+    arg(a, inc_flag);
+}
+
+ToolResult tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir)
+{
+    ToolResult r = {.ok = false};
     const char *cc = getenv("CC");
     if (!cc || !*cc)
         cc = "cc";
-    ArgList a = {0};
     char *inc_flag = malloc(strlen(inc_dir) + 3);
     char *lib_file = join(lib_dir, o->openmp ? "libcupitrt.a" : "libcupitrt-serial.a");
     if (!inc_flag) {
@@ -119,56 +218,74 @@ bool tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir
         exit(3);
     }
     sprintf(inc_flag, "-I%s", inc_dir);
+    bool user_flags = false;
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
+            user_flags = true;
 
+    /* 1. the generated C alone: a failure here is cupitc's, unless the
+       user's C options caused it */
+    ArgList a = {0};
     arg(&a, cc);
-    arg(&a, "-std=c11");
-    arg(&a, o->opt_level ? o->opt_level : "-O2");
-    if (o->debug)
-        arg(&a, "-g");
-    if (o->openmp)
-        arg(&a, "-fopenmp");
-    arg(&a, inc_flag);
-    if (o->stage == STAGE_OBJECT)
-        arg(&a, "-c");
+    common_flags(&a, o, inc_flag);
+    arg(&a, "-c");
     arg(&a, "-o");
-    arg(&a, o->output);
+    arg(&a, o->stage == STAGE_OBJECT ? o->output : o->obj_file);
     arg(&a, o->c_file);
     for (int i = 0; i < o->nextra; i++)
-        if (o->stage == STAGE_LINK || strncmp(o->extra[i], "-l", 2) != 0)
+        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
             arg(&a, o->extra[i]);
-    if (o->stage == STAGE_LINK) {
-        arg(&a, lib_file);
-        arg(&a, "-lm");
-    }
     if (o->verbose)
         print_command(stderr, &a);
-
-    bool ok = false;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execvp(cc, (char *const *)a.v);
-        fprintf(stderr, "cupitc: error: cannot run C compiler '%s': %s\n", cc,
-                strerror(errno));
-        _exit(127);
-    } else if (pid > 0) {
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (!ok) {
-            /* With user C files the failure may well be theirs; without,
-             * generated code failed to compile, which is a compiler bug. */
-            fputs(o->user_files ? "cupitc: error: C compilation failed; command was:\n  "
-                                : "cupitc: internal error: the C compiler failed on generated "
-                                  "code; command was:\n  ",
-                  stderr);
-            print_command(stderr, &a);
-        }
+    if (!run(&a, NULL)) {
+        r.failed = TOOL_FAILED_COMPILE;
+        if (user_flags)
+            fputs("cupitc: error: the C compiler failed on the generated code with the C "
+                  "options given (-Xcc); command was:\n  ", stderr);
+        else
+            fprintf(stderr, "cupitc: internal error: the C compiler failed on the code "
+                    "generated for '%s'. This is a bug of cupitc: please report it with the "
+                    "program. Command was:\n  ", o->source_name);
+        print_command(stderr, &a);
+    } else if (o->stage == STAGE_OBJECT) {
+        r.ok = true;
     } else {
-        fprintf(stderr, "cupitc: error: cannot start C compiler: %s\n", strerror(errno));
+        /* 2. link with the user's files and the runtime: a failure is a
+           missing definition or library, the user's to fix */
+        ArgList l = {0};
+        arg(&l, cc);
+        common_flags(&l, o, inc_flag);
+        arg(&l, "-o");
+        arg(&l, o->output);
+        arg(&l, o->obj_file);
+        for (int i = 0; i < o->nextra; i++)
+            arg(&l, o->extra[i]);
+        arg(&l, lib_file);
+        arg(&l, "-lm");
+        if (o->verbose)
+            print_command(stderr, &l);
+        char *messages = NULL;
+        r.ok = run(&l, &messages);
+        if (!r.ok) {
+            r.failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
+            undefined_refs(messages, &r);
+            fprintf(stderr, "cupitc: error: %s '%s' failed; command was:\n  ",
+                    o->user_files ? "compiling and linking" : "linking",
+                    o->final_output ? o->final_output : o->output);
+            print_command(stderr, &l);
+        }
+        free(messages);
+        free(l.v);
     }
     free(a.v);
     free(inc_flag);
     free(lib_file);
-    return ok;
+    return r;
+}
+
+void tool_result_free(ToolResult *r)
+{
+    for (int i = 0; i < r->nundefined; i++)
+        free(r->undefined[i]);
+    r->nundefined = 0;
 }

@@ -48,14 +48,49 @@ check object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' && [ -f contro
 check default-exe sh -c "cd '$out' && '$ROOT/$CUPITC' '$ROOT/$prog' && ./a.out | grep -q '^120 5'"
 check verbose sh -c "'$CUPITC' -v -O1 '$prog' -o '$out/v' 2>&1 | grep -q -- '-fopenmp.*-O1\|-O1.*-fopenmp'"
 check debug sh -c "'$CUPITC' -g -O0 '$prog' -o '$out/g' && '$out/g' | grep -q '^120 5'"
-check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>&1 | grep -vq -- '-fopenmp' && '$out/s' | grep -q '^120 5'"
+check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>'$out/s.cmd' && ! grep -q -- '-fopenmp' '$out/s.cmd' && '$out/s' | grep -q '^120 5'"
 
 # a failing C compiler is reported with the command, exit status 1
-check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed'"
+check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
 check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"
 # errors in user C files are the user's, not internal errors
 printf 'int broken(void) { return }\n' >"$out/broken.c"
-check user-c-failure sh -c "'$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q 'error: C compilation failed'"
+check user-c-failure sh -c "'$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q \"error: compiling and linking '$out/y' failed\" && ! '$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q 'internal error'"
+# with -Xcc options a failure may be theirs
+check xcc-failure sh -c "'$CUPITC' -Xcc -mno-such-flag '$prog' -o '$out/y' 2>&1 | grep -q 'error: the C compiler failed on the generated code with the C options given'"
+
+# ---- the user's files are never lost (output.h) ----
+cp "$prog" "$out/keep.nn"
+ln -sf keep.nn "$out/keep-link.c"
+printf 'int ext(void) { return 1; }\n' >"$out/ext.c"
+for stage in -S -c ""; do
+    tag=${stage:-link}
+    check "output-is-input$tag" sh -c "! '$CUPITC' $stage '$out/keep.nn' -o '$out/keep.nn' 2>'$out/err' && grep -q \"output '$out/keep.nn' is the input file\" '$out/err' && cmp -s '$prog' '$out/keep.nn'"
+    check "output-links-input$tag" sh -c "! '$CUPITC' $stage '$out/keep.nn' -o '$out/keep-link.c' 2>/dev/null && cmp -s '$prog' '$out/keep.nn'"
+    check "output-missing-folder$tag" sh -c "! '$CUPITC' $stage '$prog' -o '$out/no/such/x' 2>'$out/err' && grep -q \"the folder '$out/no/such' does not exist\" '$out/err' && ! grep -q 'internal error' '$out/err'"
+    check "output-is-folder$tag" sh -c "! '$CUPITC' $stage '$prog' -o '$out' 2>'$out/err' && grep -q 'it is a directory' '$out/err'"
+done
+check output-is-user-c sh -c "! '$CUPITC' '$prog' '$out/ext.c' -o '$out/ext.c' 2>/dev/null && grep -q 'int ext' '$out/ext.c'"
+# a failed build leaves the old output as it was and no temporary file
+printf 'old\n' >"$out/old"
+check failed-build-keeps-output sh -c "! CC=false '$CUPITC' '$prog' -o '$out/old' 2>/dev/null && [ \"\$(cat '$out/old')\" = old ] && ! ls -a '$out' | grep -q cupitc-"
+# an interrupted build leaves no output and no temporary file behind
+mkdir -p "$out/sig" "$out/sigtmp"
+printf '#!/bin/sh\nsleep 30\n' >"$out/slow-cc"
+chmod +x "$out/slow-cc"
+interrupted() {
+    CC="$out/slow-cc" TMPDIR="$out/sigtmp" "$CUPITC" "$prog" -o "$out/sig/x" 2>/dev/null &
+    pid=$!
+    sleep 1
+    kill -TERM "$pid"
+    wait "$pid"
+    st=$?
+    [ "$st" -ne 0 ] && [ -z "$(ls -A "$out/sig")" ] && [ -z "$(ls -A "$out/sigtmp")" ]
+}
+check interrupted-build interrupted
+# an EXTERNAL subroutine nobody defines is reported at its declaration
+printf 'PROCEDURE pint (Int CONST x) IS EXTERNAL;\nPROCEDURE program () IS pint (3); END;\n' >"$out/typo.nn"
+check undefined-external sh -c "! '$CUPITC' '$out/typo.nn' -o '$out/typo' 2>'$out/err' && grep -q \"typo.nn:1:11: error: EXTERNAL procedure 'pint' is defined in none of\" '$out/err' && ! grep -q 'internal error' '$out/err'"
 
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"

@@ -42,5 +42,7 @@ void emit_append(Emitter *e, const Emitter *other);
 /* Writes the buffer to path unless the file already holds exactly it.
  * Returns false and sets errno on failure. */
 bool emit_write_file(const Emitter *e, const char *path);
+/* Whether the file at path holds exactly the emitted text. */
+bool emit_matches_file(const Emitter *e, const char *path);
 
 #endif

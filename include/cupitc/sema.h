@@ -64,6 +64,8 @@ struct Type {
        (Interval1 -> Int1, ..., Realerval -> Real) */
     Type *elem;
     int64_t size;      /* ARRAY: folded size (>= 1) */
+    int64_t bytes;     /* an upper bound of the C object's size (elements
+                          aligned to 8 bytes); at most SEMA_MAX_OBJECT_BYTES */
 
     PtrVec values;     /* SYMBOLIC: Symbol* SYM_ENUM in definition order */
 

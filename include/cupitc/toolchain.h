@@ -15,7 +15,10 @@ typedef enum ToolStage {
 
 typedef struct ToolOptions {
     const char *c_file;     /* the generated C file */
-    const char *output;     /* executable or object file */
+    const char *obj_file;   /* STAGE_LINK: where its object file goes */
+    const char *output;     /* executable or object file (a temporary name) */
+    const char *final_output; /* the name the user gave, for messages */
+    const char *source_name;  /* the .nn file, for messages */
     ToolStage stage;
     const char *opt_level;  /* "-O2" etc. */
     bool debug;             /* -g */
@@ -29,8 +32,26 @@ typedef struct ToolOptions {
 /* Locates the runtime; returns false with a message printed if missing. */
 bool tool_find_runtime(const char *argv0, char **lib_dir, char **inc_dir);
 
-/* Runs $CC (default "cc").  A failure prints an internal error that shows
- * the command, and returns false. */
-bool tool_compile(const ToolOptions *opts, const char *lib_dir, const char *inc_dir);
+enum { TOOL_MAX_UNDEFINED = 64 };
+
+typedef struct ToolResult {
+    bool ok;
+    enum {
+        TOOL_FAILED_NONE,
+        TOOL_FAILED_COMPILE, /* the generated C did not compile */
+        TOOL_FAILED_LINK,    /* linking the program failed */
+        TOOL_FAILED_USER,    /* compiling the user's C files or linking failed */
+    } failed;
+    char *undefined[TOOL_MAX_UNDEFINED]; /* symbols the linker did not find */
+    int nundefined;
+} ToolResult;
+
+/* Runs $CC (default "cc") twice: on the generated C alone (-c), then, for
+ * an executable, to link it with the user's files and the runtime.  A
+ * failure prints what failed with the command: an internal error for
+ * generated C that does not compile (unless -Xcc options were given), an
+ * error for a link that fails. */
+ToolResult tool_compile(const ToolOptions *opts, const char *lib_dir, const char *inc_dir);
+void tool_result_free(ToolResult *r);
 
 #endif

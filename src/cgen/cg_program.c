@@ -177,7 +177,9 @@ void cg_no_line(Cg *cg)
 
 void cg_unsupported(Cg *cg, Loc loc, const char *what)
 {
-    diag_error(loc, "code generation does not support %s", what);
+    /* a limit of cupitc, not a mistake of the program */
+    diag_error(loc, "internal error: cupitc cannot generate code for %s here (a limitation "
+               "of cupitc, not an error in the program; please report it)", what);
     cg->failed = true;
 }
 

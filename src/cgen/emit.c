@@ -125,22 +125,28 @@ void emit_append(Emitter *e, const Emitter *other)
         put(e, other->buf, other->len);
 }
 
-bool emit_write_file(const Emitter *e, const char *path)
+bool emit_matches_file(const Emitter *e, const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (f) {
-        bool same = true;
-        char chunk[8192];
-        size_t off = 0, n;
-        while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-            if (off + n > e->len || memcmp(chunk, e->buf + off, n) != 0)
-                same = false;
-            off += n;
-        }
-        fclose(f);
-        if (same && off == e->len)
-            return true;
+    if (!f)
+        return false;
+    bool same = true;
+    char chunk[8192];
+    size_t off = 0, n;
+    while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (off + n > e->len || memcmp(chunk, e->buf + off, n) != 0)
+            same = false;
+        off += n;
     }
+    fclose(f);
+    return same && off == e->len;
+}
+
+bool emit_write_file(const Emitter *e, const char *path)
+{
+    if (emit_matches_file(e, path))
+        return true;
+    FILE *f;
     f = fopen(path, "wb");
     if (!f)
         return false;

@@ -559,6 +559,51 @@ static void analyze_members(SemaInfo *si, Decl *td)
     }
 }
 
+/* The bytes bound of an element or array element type (set when its
+ * definition was analysed; types are defined before use). */
+static int64_t part_bytes(const Type *t)
+{
+    return t && t->bytes > 0 ? t->bytes : 8;
+}
+
+/* Bytes of one object of t, an upper bound (8-byte alignment of every
+ * element); saturates above SEMA_MAX_OBJECT_BYTES.  Interfaces and groups
+ * take no room in the record (docs/runtime-abi.md); a node array of a
+ * network counts with the network. */
+static int64_t bound_bytes(const Type *t)
+{
+    const int64_t over = SEMA_MAX_OBJECT_BYTES + 1;
+    switch (t->kind) {
+    case TY_ARRAY: {
+        int64_t e = part_bytes(t->elem);
+        return e > 0 && t->size > over / e ? over : t->size * e;
+    }
+    case TY_RECORD: case TY_NODE: case TY_CONNECTION: case TY_NETWORK: {
+        int64_t sum = 8;
+        for (int i = 0; i < t->elems.len; i++) {
+            const Symbol *e = VEC_AT(t->elems, i, Symbol);
+            if (!e->type || e->type->kind == TY_GROUP)
+                continue;
+            int64_t b = (part_bytes(e->type) + 7) / 8 * 8;
+            sum = b >= over - sum ? over : sum + b;
+        }
+        return sum;
+    }
+    default:
+        return part_bytes(t);
+    }
+}
+
+static void check_size(Decl *d, Type *t)
+{
+    t->bytes = bound_bytes(t);
+    if (t->bytes <= SEMA_MAX_OBJECT_BYTES)
+        return;
+    diag_error(d->u.type.name.loc, "type '%s' is too large: one object of it would take more "
+               "than cupitc's limit of %lld bytes", t->name, (long long)SEMA_MAX_OBJECT_BYTES);
+    t->bytes = 8; /* reported once, not again by every type containing it */
+}
+
 static void type_def(SemaInfo *si, Decl *d)
 {
     Symbol *sym = d->sym;
@@ -575,6 +620,10 @@ static void type_def(SemaInfo *si, Decl *d)
         break;
     }
     t->complete = true;
+    if (t->kind == TY_SYMBOLIC)
+        t->bytes = 4;
+    else if (t->kind != TY_GROUP)
+        check_size(d, t);
     vec_push(si->arena, &si->types, t);
 }
 

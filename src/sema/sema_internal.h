@@ -35,6 +35,11 @@ typedef struct Ctx {
  * 10000 '+') are rejected instead of exhausting the stack. */
 enum { SEMA_MAX_DEPTH = 5000 };
 
+/* The largest object cupitc compiles: a type whose C object could be
+ * larger is reported at its definition (docs/language-decisions.md).
+ * Beyond it C compilers reject the object or the linker cannot place it. */
+#define SEMA_MAX_OBJECT_BYTES ((int64_t)0x7fffffff)
+
 /* ---- merge_rule.c ---- */
 /* Records that the body being analysed uses `what` (needs ME's place in a
  * network); the first use per subroutine is kept. */

@@ -39,8 +39,14 @@ void sema_make_builtins(SemaInfo *si)
     for (TypeKind k = TY_ERROR; k <= TY_REALERVAL; k++) {
         Type *t = sema_new_type(si, k, intern_cstr(si->arena, kind_names[k]));
         t->complete = true;
+        t->bytes = 8; /* pointers, Interval, Realerval, the error type */
         si->builtin[k] = t;
     }
+    /* C sizes of the small types (cupit_rt.h), for the object size bound */
+    si->builtin[TY_BOOL]->bytes = si->builtin[TY_INT1]->bytes = 1;
+    si->builtin[TY_INT2]->bytes = si->builtin[TY_INTERVAL1]->bytes = 2;
+    si->builtin[TY_INT]->bytes = si->builtin[TY_INTERVAL2]->bytes = 4;
+    si->builtin[TY_REAL]->bytes = 4;
     si->builtin[TY_INTERVAL1]->elem = si->builtin[TY_INT1];
     si->builtin[TY_INTERVAL2]->elem = si->builtin[TY_INT2];
     si->builtin[TY_INTERVAL]->elem = si->builtin[TY_INT];

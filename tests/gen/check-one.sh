@@ -119,7 +119,7 @@ compile_failure() { # status stderr-file
         echo "cupitc timed out after ${CHECK_CC_TIMEOUT}s" >>"$2"
         echo "cupitc timed out" >sig
         echo internal
-    elif grep -q 'C compiler failed on generated code' "$2"; then
+    elif grep -q -e 'C compiler failed on the code generated' -e 'C compiler failed on the generated code' -e "error: linking '.*' failed" "$2"; then
         # the C compiler's own first error, else its first line
         s=$(first_line "$2" 'error')
         [ -z "$s" ] && s=$(first_line "$2" '.')

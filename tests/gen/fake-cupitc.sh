@@ -52,7 +52,7 @@ case $bug in
               fi ;;
     cc-fail)  if has --no-openmp && [ "$emit" = 0 ] && grep -q 5 "$src"; then
                   echo "prog.c:$(wc -l <"$src"):5: error: fake error in generated code" >&2
-                  echo "cupitc: internal error: the C compiler failed on generated code; command was:" >&2
+                  echo "cupitc: internal error: the C compiler failed on the code generated for 'prog.nn'. This is a bug of cupitc: please report it with the program. Command was:" >&2
                   echo "  cc -O2 prog.c" >&2
                   exit 1
               fi ;;

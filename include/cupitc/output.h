@@ -1,0 +1,34 @@
+/* output.h -- the driver's output files, written so that nothing of the
+ * user's is lost.
+ *
+ * An output path is checked before any work (not an input, not a
+ * directory, in a folder that exists); every output is first written to a
+ * temporary file beside it and renamed into place only when complete, and
+ * temporary files are removed on an error or a fatal signal. */
+#ifndef CUPITC_OUTPUT_H
+#define CUPITC_OUTPUT_H
+
+#include <stdbool.h>
+
+/* Reports (cupitc: error: ...) and returns false if `output` cannot be
+ * written or names one of the n `inputs` (also through links). */
+bool out_check_path(const char *output, const char *const *inputs, int n);
+
+/* Creates an empty temporary file for `output` in the same folder (or, for
+ * output NULL, in $TMPDIR with `suffix`) and registers it for removal;
+ * returns its path (free with out_discard or out_commit) or NULL with a
+ * message printed. */
+char *out_temp(const char *output, const char *suffix);
+
+/* Renames the temporary file onto output; false with a message printed. */
+bool out_commit(char *temp, const char *output);
+
+/* Removes the temporary file (if it still exists) and forgets it. */
+void out_discard(char *temp);
+
+/* Installs handlers for the signals that end a process (SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE, ...) that remove the registered temporary files before
+ * the signal ends cupitc. */
+void out_install_signal_cleanup(void);
+
+#endif

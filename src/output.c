@@ -1,0 +1,167 @@
+/* output.c -- safe output files (output.h). */
+#include "cupitc/output.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary files alive now; the signal handler removes them.  A few
+ * suffice: the generated C and one output. */
+enum { MAX_TEMPS = 4 };
+static char *volatile temps[MAX_TEMPS];
+
+static void remember(char *path)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (!temps[i]) {
+            temps[i] = path;
+            return;
+        }
+}
+
+static void forget(const char *path)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temps[i] == path)
+            temps[i] = NULL;
+}
+
+static void on_signal(int sig)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temps[i])
+            unlink(temps[i]); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void out_install_signal_cleanup(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM,
+                               SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa = {0};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* The folder part of path ("." when there is none); malloc'd. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+bool out_check_path(const char *output, const char *const *inputs, int n)
+{
+    struct stat so;
+    if (stat(output, &so) == 0) {
+        if (S_ISDIR(so.st_mode)) {
+            fprintf(stderr, "cupitc: error: cannot write '%s': it is a directory\n", output);
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            struct stat si;
+            if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev &&
+                si.st_ino == so.st_ino) {
+                fprintf(stderr, "cupitc: error: the output '%s' is the input file '%s'; "
+                        "refusing to overwrite it\n", output, inputs[i]);
+                return false;
+            }
+        }
+    }
+    char *dir = folder_of(output);
+    if (!dir) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    struct stat sd;
+    bool ok = true;
+    if (stat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': the folder '%s' does not exist\n",
+                output, dir);
+        ok = false;
+    } else if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': the folder '%s' is not writable\n",
+                output, dir);
+        ok = false;
+    }
+    free(dir);
+    return ok;
+}
+
+char *out_temp(const char *output, const char *suffix)
+{
+    char *path;
+    int slen = 0;
+    if (output) {
+        char *dir = folder_of(output);
+        const char *base = strrchr(output, '/');
+        base = base ? base + 1 : output;
+        path = dir ? malloc(strlen(dir) + strlen(base) + 24) : NULL;
+        if (path)
+            sprintf(path, "%s/.%s.cupitc-XXXXXX", dir, base);
+        free(dir);
+    } else {
+        const char *tmpdir = getenv("TMPDIR");
+        if (!tmpdir || !*tmpdir)
+            tmpdir = "/tmp";
+        slen = (int)strlen(suffix);
+        path = malloc(strlen(tmpdir) + strlen(suffix) + 16);
+        if (path)
+            sprintf(path, "%s/cupitc-XXXXXX%s", tmpdir, suffix);
+    }
+    if (!path) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    int fd = mkstemps(path, slen);
+    if (fd < 0) {
+        fprintf(stderr, "cupitc: error: cannot create a temporary file '%s': %s\n", path,
+                strerror(errno));
+        free(path);
+        return NULL;
+    }
+    /* the final file gets the usual permissions, not mkstemp's 0600 */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    close(fd);
+    remember(path);
+    return path;
+}
+
+bool out_commit(char *temp, const char *output)
+{
+    if (rename(temp, output) != 0) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", output, strerror(errno));
+        out_discard(temp);
+        return false;
+    }
+    forget(temp);
+    free(temp);
+    return true;
+}
+
+void out_discard(char *temp)
+{
+    if (!temp)
+        return;
+    forget(temp);
+    unlink(temp);
+    free(temp);
+}
