@@ -40,5 +40,7 @@ void pString(const char *me);
 /* Program parameters (--param NAME=VALUE). */
 cp_int intParam(const char *name, cp_int dflt);
 cp_real realParam(const char *name, cp_real dflt);
+cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max);
+cp_real realParamIn(const char *name, cp_real dflt, cp_real min, cp_real max);
 
 #endif

@@ -20,6 +20,7 @@ enum { RT_EXIT_OK = 0, RT_EXIT_USAGE = 2, RT_EXIT_RUNTIME = 3 };
 typedef struct rt_data_alias {
     const char *name; /* name passed to openDatafile, e.g. "Data" */
     const char *file; /* the file it stands for */
+    bool used;        /* looked up by the program (unused ones are reported) */
 } rt_data_alias;
 
 typedef struct rt_param {

@@ -112,7 +112,7 @@ static int add_alias(const char *arg)
         copy[n] = 0;
         name = copy;
     }
-    rt_opt.aliases[rt_opt.naliases++] = (rt_data_alias){ name, file };
+    rt_opt.aliases[rt_opt.naliases++] = (rt_data_alias){ name, file, false };
     return 0;
 }
 
@@ -251,8 +251,10 @@ int rt_parse_options(int argc, char **argv, bool *done)
 const char *rt_data_file(const char *name)
 {
     for (int i = 0; i < rt_opt.naliases; i++)
-        if (strcmp(rt_opt.aliases[i].name, name) == 0)
+        if (strcmp(rt_opt.aliases[i].name, name) == 0) {
+            rt_opt.aliases[i].used = true;
             return rt_opt.aliases[i].file;
+        }
     return name;
 }
 
@@ -294,6 +296,11 @@ int rt_finish(void)
         if (!rt_opt.params[i].used)
             fprintf(stderr, "%s: warning: --param %s was not used by the program\n",
                     rt_opt.program, rt_opt.params[i].name);
+    for (int i = 0; i < rt_opt.naliases; i++)
+        if (!rt_opt.aliases[i].used)
+            fprintf(stderr, "%s: warning: --data %s=%s was not used: the program opened no "
+                    "data set named \"%s\"\n", rt_opt.program, rt_opt.aliases[i].name,
+                    rt_opt.aliases[i].file, rt_opt.aliases[i].name);
     rt_stdlib_release();
     rt_random_release();
     if (fflush(stdout) != 0 || ferror(stdout)) {

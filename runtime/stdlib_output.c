@@ -107,3 +107,23 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
                  name, v);
     return (cp_real)x;
 }
+
+/* The range-checked forms: the value (given or default) must lie in
+ * [min, max]; outside it is a run-time error naming the range. */
+RT_WEAK cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max)
+{
+    cp_int x = intParam(name, dflt);
+    if (x < min || x > max)
+        rt_error(RT_NOWHERE, "--param %s=%d: must be between %d and %d", name, (int)x,
+                 (int)min, (int)max);
+    return x;
+}
+
+RT_WEAK cp_real realParamIn(const char *name, cp_real dflt, cp_real min, cp_real max)
+{
+    cp_real x = realParam(name, dflt);
+    if (!(x >= min && x <= max))
+        rt_error(RT_NOWHERE, "--param %s=%g: must be between %g and %g", name, (double)x,
+                 (double)min, (double)max);
+    return x;
+}

@@ -86,3 +86,26 @@ for src in examples/*.nn; do
         check_case "$c" "$prog"
     done
 done
+
+# parameters out of the example's range and --data for a data set the
+# program never opens are reported (the binaries built above)
+param_check() { # NAME EXPECTED-STATUS STDERR-PATTERN ARGS...
+    name=$1 want=$2 pat=$3
+    shift 3
+    # shellcheck disable=SC2046
+    OMP_NUM_THREADS=1 timeout 60 "$out/bin-backprop-omp" $(cat tests/examples/backprop.args) \
+        "$@" >"$out/$name.out" 2>"$out/$name.err"
+    status=$?
+    if [ "$status" -ne "$want" ] || ! grep -q -e "$pat" "$out/$name.err"; then
+        echo "FAIL $name: exit status $status (want $want), stderr:"
+        sed 's/^/    /' "$out/$name.err" | head -5
+    else
+        echo "ok $name"
+    fi
+}
+if [ -x "$out/bin-backprop-omp" ]; then
+    param_check param-hidden-0 3 'param hidden=0: must be between 1 and 100000' --param hidden=0
+    param_check param-prune-2 3 'param prune=2: must be between 0 and 0.9' --param prune=2
+    param_check param-epochs-negative 3 'param epochs=-1: must be between 1 and' --param epochs=-1
+    param_check param-unused-data 0 'warning: --data Tset=x.data was not used' --data Tset=x.data --param epochs=1
+fi
