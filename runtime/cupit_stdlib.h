@@ -17,7 +17,12 @@ cp_real signReal(cp_real x);     /* -1, 0 or 1 */
 cp_real minReal(cp_real x, cp_real y);
 cp_real maxReal(cp_real x, cp_real y);
 
-/* Training examples (FANN text format). */
+/* Training examples (FANN text format).  The reader's limits
+ * (docs/stdlib.md): hitting one is a run-time error that names it. */
+#define RT_DATA_MAX_EXAMPLES 100000000   /* examples in one file */
+#define RT_DATA_MAX_VALUES 100000000     /* inputs, and outputs, per example */
+#define RT_DATA_MAX_BYTES ((long long)1 << 32) /* size of one file */
+#define RT_DATA_MAX_TOKEN 64             /* characters of one number */
 void openDatafile(const char *name, cp_int *iInputsN, cp_int *rInputsN,
                   cp_int *iOutputsN, cp_int *rOutputsN, cp_int *examplesN);
 void initIOareasxRxR(cp_io *rIn, cp_io *rOut, cp_int maxreplicates);

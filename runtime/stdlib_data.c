@@ -103,8 +103,20 @@ static void read_numbers(reader *r, double *v, int32_t want, const char *what)
     }
 }
 
+/* Characters a FANN text file can hold: numbers (also inf, nan and hex
+ * floats, which strtod reads) and blanks. */
+static bool format_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '+' || c == '-' || c == '.' || c == ' ' || c == '\t' || c == '\r' ||
+           c == '\n';
+}
+
 /* Reads the whole file into a NUL-terminated buffer of *len bytes; NULL
- * with errno set on failure. */
+ * with errno set if it cannot be read.  Reading stops with an error at
+ * the first byte no data file can hold, at a token longer than any number
+ * (RT_DATA_MAX_TOKEN) and at RT_DATA_MAX_BYTES, so an endless or binary
+ * input (/dev/zero) is refused at once instead of filling the memory. */
 static char *slurp(const char *path, size_t *len_out)
 {
     FILE *f = fopen(path, "rb");
@@ -112,8 +124,35 @@ static char *slurp(const char *path, size_t *len_out)
         return NULL;
     size_t cap = 1 << 16, len = 0, got;
     char *buf = malloc(cap);
+    int32_t line = 1, token = 0;
     while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        for (size_t i = len; i < len + got; i++) {
+            unsigned char c = (unsigned char)buf[i];
+            if (!format_char(c)) {
+                free(buf);
+                fclose(f);
+                rt_error((rt_srcpos){ path, line }, c >= 0x20 && c < 0x7f
+                         ? "'%c' cannot be part of a data file (numbers and blanks only)"
+                         : "byte 0x%02x cannot be part of a data file (not a text file?)", c);
+            }
+            if (c == '\n')
+                line++;
+            token = strchr(" \t\r\n", c) ? 0 : token + 1;
+            if (token > RT_DATA_MAX_TOKEN) {
+                free(buf);
+                fclose(f);
+                rt_error((rt_srcpos){ path, line }, "a token longer than the reader's limit "
+                         "of %d characters (RT_DATA_MAX_TOKEN): no number is that long",
+                         RT_DATA_MAX_TOKEN);
+            }
+        }
         len += got;
+        if ((long long)len > RT_DATA_MAX_BYTES) {
+            free(buf);
+            fclose(f);
+            rt_error((rt_srcpos){ path, line }, "the file is larger than the reader's limit of "
+                     "%lld bytes (RT_DATA_MAX_BYTES)", (long long)RT_DATA_MAX_BYTES);
+        }
         if (len + 1 == cap) {
             char *bigger = realloc(buf, cap * 2);
             if (!bigger)
@@ -128,9 +167,9 @@ static char *slurp(const char *path, size_t *len_out)
         rt_out_of_memory(RT_NOWHERE, cap);
     buf[len] = 0;
     *len_out = len;
-    if (err || memchr(buf, 0, len)) { /* a NUL byte: not a text file */
+    if (err) {
         free(buf);
-        errno = err ? err : EINVAL;
+        errno = err;
         return NULL;
     }
     return buf;
@@ -155,12 +194,18 @@ static void dataset_load(dataset *ds, const char *name)
                  "'examples inputs outputs')");
     double head[3];
     read_numbers(&r, head, 3, "header 'examples inputs outputs'");
-    for (int i = 0; i < 3; i++)
-        if (head[i] != floor(head[i]) || head[i] < (i ? 0 : 1) || head[i] > 1e8)
-            rt_error((rt_srcpos){ path, r.line - 1 }, "header: %s must be a "
-                     "%s integer, not %g", i == 0 ? "the example count" :
-                     i == 1 ? "the input count" : "the output count",
-                     i ? "non-negative" : "positive", head[i]);
+    for (int i = 0; i < 3; i++) {
+        const char *what = i == 0 ? "the example count" : i == 1 ? "the input count"
+                                                                 : "the output count";
+        if (head[i] != floor(head[i]) || head[i] < (i ? 0 : 1))
+            rt_error((rt_srcpos){ path, r.line - 1 }, "header: %s must be a %s integer, "
+                     "not %.17g", what, i ? "non-negative" : "positive", head[i]);
+        double limit = i == 0 ? RT_DATA_MAX_EXAMPLES : RT_DATA_MAX_VALUES;
+        if (head[i] > limit)
+            rt_error((rt_srcpos){ path, r.line - 1 }, "header: %s %.17g is more than the "
+                     "reader's limit of %.0f (%s)", what, head[i], limit,
+                     i == 0 ? "RT_DATA_MAX_EXAMPLES" : "RT_DATA_MAX_VALUES");
+    }
     int32_t bias = rt_opt.bias ? 1 : 0;
     dataset_free(ds);
     ds->n = (int32_t)head[0];

@@ -187,9 +187,16 @@ START_TEST(test_stdlib_malformed_files)
         { "2 2 1\n1 2\n1\n", "f.data:4: run-time error: the file ends after 1 of 2 examples" },
         { "1 2 1\n1 2\n", "f.data:3: run-time error: the file ends before the targets of example 1" },
         { "1 2 1\n1 2\n1\n7\n", "f.data:4: run-time error: unexpected data after the 1 examples" },
-        { "1 2 1\n1 2,\n1\n", "f.data:2: run-time error: inputs of example 1: '2,' is not a number" },
+        { "1 2 1\n1 2,\n1\n", "f.data:2: run-time error: ',' cannot be part of a data file (numbers and blanks only)" },
+        { "1 2 1\n1 2\n\0011\n", "f.data:3: run-time error: byte 0x01 cannot be part of a data file (not a text file?)" },
+        { "1 1 1\n11111111111111111111111111111111111111111111111111111111111111111\n1\n", "f.data:2: run-time error: a token longer than the reader's limit of 64 characters (RT_DATA_MAX_TOKEN)" },
+        { "2000000000 2 1\n1 2\n1\n", "f.data:1: run-time error: header: the example count 2000000000 is more than the reader's limit of 100000000 (RT_DATA_MAX_EXAMPLES)" },
+        { "1 200000000 1\n1 2\n1\n", "f.data:1: run-time error: header: the input count 200000000 is more than the reader's limit of 100000000 (RT_DATA_MAX_VALUES)" },
         { "99999999 99999999 1\n1 2\n", "f.data:1: run-time error: header: 99999999 examples of 100000000 values do not fit a file of 24 bytes" },
     };
+    /* an endless binary input is refused at its first byte */
+    bad_path = "/dev/zero";
+    ck_assert_rt_error(open_bad, NULL, "/dev/zero:1: run-time error: byte 0x00 cannot be part of a data file");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bad_path = write_file("f.data", cases[i].text);
         ck_assert_rt_error(open_bad, NULL, cases[i].msg);
