@@ -92,5 +92,14 @@ check interrupted-build interrupted
 printf 'PROCEDURE pint (Int CONST x) IS EXTERNAL;\nPROCEDURE program () IS pint (3); END;\n' >"$out/typo.nn"
 check undefined-external sh -c "! '$CUPITC' '$out/typo.nn' -o '$out/typo' 2>'$out/err' && grep -q \"typo.nn:1:11: error: EXTERNAL procedure 'pint' is defined in none of\" '$out/err' && ! grep -q 'internal error' '$out/err'"
 
+# long lists cost linear time (they were quadratic: 20000 arguments took
+# minutes); the limit is a hang guard far above the expected 0.2 s
+awk 'BEGIN { n = 20000
+    printf "Int FUNCTION f ("; for (i = 0; i < n; i++) printf "%sInt CONST a%d", i ? "; " : "", i
+    printf ") IS RETURN a0; END;\nPROCEDURE pInt (Int CONST x) IS EXTERNAL;\n"
+    printf "PROCEDURE program () IS pInt (f ("; for (i = 0; i < n; i++) printf "%s%d", i ? ", " : "", i % 7
+    printf ")); END;\n" }' >"$out/args.nn"
+check long-argument-list timeout 30 "$CUPITC" -S "$out/args.nn" -o "$out/args.c"
+
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"

@@ -168,6 +168,7 @@ struct Symbol {
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
     PtrVec locals;     /* Symbol*: its parameters and local data objects (all
                           blocks), in definition order */
+    struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
 
     /* CONST data objects (incl. true/false): the folded initializer value */
     bool has_value;

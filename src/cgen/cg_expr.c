@@ -528,7 +528,8 @@ static const char *node_array_arg(Cg *cg, Expr *a, const Symbol *p)
 
 const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
 {
-    const char *s = prefix ? prefix : "";
+    CgStr s = {0};
+    cg_str_add(cg, &s, "%s", prefix ? prefix : "");
     bool first = !prefix || !*prefix;
     for (int i = 0; i < args->len && i < subr->params.len; i++) {
         Symbol *p = VEC_AT(subr->params, i, Symbol);
@@ -567,10 +568,10 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
                                         : cg_fmt(cg, "(const %s[]){%s}", cg_ctype(cg, p->type), x);
             }
         }
-        s = cg_fmt(cg, "%s%s%s", s, first ? "" : ", ", x);
+        cg_str_add(cg, &s, "%s%s", first ? "" : ", ", x);
         first = false;
     }
-    return s;
+    return cg_str_get(&s);
 }
 
 /* Address of a record receiver: &lvalue for objects, a compound literal
@@ -589,27 +590,28 @@ static const char *lane_aware_net_function(Cg *cg, Expr *e, const char *netx, co
     Symbol *f = e->sym;
     PtrVec *args = &e->u.objcall.args;
     const char *R = cg_ctype(cg, f->result);
-    const char *s = cg_fmt(cg, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
-                        repx, R);
-    const char *scalar = "", *lane = "";
+    CgStr s = {0}, scalar = {0}, lane = {0};
+    cg_str_add(cg, &s, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
+               repx, R);
     for (int i = 0; i < args->len && i < f->params.len; i++) {
         Symbol *p = VEC_AT(f->params, i, Symbol);
         const char *t = cg_fresh(cg, "fa");
         if (p->access == ACCESS_IO) {
-            s = cg_fmt(cg, "%s cp_io *%s = &%s;", s, t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));
-            lane = cg_fmt(cg, "%s, %s", lane, t);
+            cg_str_add(cg, &s, " cp_io *%s = &%s;", t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));
+            cg_str_add(cg, &lane, ", %s", t);
         } else {
-            s = cg_fmt(cg, "%s const %s %s = %s; %s %sL[RT_LANES]; for (int l = 0; l < RT_LANES; l++) %sL[l] = %s;",
-                    s, cg_ctype(cg, p->type), t, cg_expr_as(cg, VEC_AT(*args, i, Expr), p->type),
-                    cg_ctype(cg, p->type), t, t, t);
-            lane = cg_fmt(cg, "%s, %sL", lane, t);
+            cg_str_add(cg, &s, " const %s %s = %s; %s %sL[RT_LANES]; for (int l = 0; l < RT_LANES; l++) %sL[l] = %s;",
+                       cg_ctype(cg, p->type), t, cg_expr_as(cg, VEC_AT(*args, i, Expr), p->type),
+                       cg_ctype(cg, p->type), t, t, t);
+            cg_str_add(cg, &lane, ", %sL", t);
         }
-        scalar = cg_fmt(cg, "%s, %s", scalar, t);
+        cg_str_add(cg, &scalar, ", %s", t);
     }
     return cg_fmt(cg, "%s if (n_->blocks) { int32_t m_[RT_LANES] = {0}; %s t_[RT_LANES]; "
                    "m_[r_ %% RT_LANES] = 1; %s(n_, r_ / RT_LANES, m_, t_%s); res_ = t_[r_ %% RT_LANES]; } "
                    "else res_ = %s(n_, r_%s); res_; })",
-               s, R, cg_lane_fn_name(cg, f, NULL, -1), lane, cg_subr_name(cg, f), scalar);
+               cg_str_get(&s), R, cg_lane_fn_name(cg, f, NULL, -1), cg_str_get(&lane),
+               cg_subr_name(cg, f), cg_str_get(&scalar));
 }
 
 /* Object function call obj.f(args) (functions only: procedure calls are
@@ -681,17 +683,19 @@ static const char *convert(Cg *cg, Expr *e)
     case CONV_RECORD:
     case CONV_NODE:
     case CONV_CONNECTION: {
-        const char *s = cg_fmt(cg, "((%s){", cg_ctype(cg, t));
+        CgStr s = {0};
+        cg_str_add(cg, &s, "((%s){", cg_ctype(cg, t));
         int ai = 0;
         for (int i = 0; i < t->elems.len && ai < args->len; i++) {
             Symbol *el = VEC_AT(t->elems, i, Symbol);
             if (type_is_node_collection(el->type))
                 continue;
-            s = cg_fmt(cg, "%s%s.%s = %s", s, ai ? ", " : "", cg_field(cg, el),
-                    cg_expr_as(cg, VEC_AT(*args, ai, Expr), el->type));
+            cg_str_add(cg, &s, "%s.%s = %s", ai ? ", " : "", cg_field(cg, el),
+                       cg_expr_as(cg, VEC_AT(*args, ai, Expr), el->type));
             ai++;
         }
-        return cg_fmt(cg, "%s})", s);
+        cg_str_add(cg, &s, "})");
+        return cg_str_get(&s);
     }
     default:
         cg_unsupported(cg, e->loc, "this conversion");

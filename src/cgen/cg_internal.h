@@ -85,6 +85,15 @@ struct Cg {
 
 /* ---- cg_program.c ---- */
 const char *cg_fmt(Cg *cg, const char *f, ...) __attribute__((format(printf, 2, 3)));
+/* A string built by appending (argument and parameter lists): linear in
+ * its final length, where s = cg_fmt ("%s, %s", s, x) in a loop copies the
+ * whole list at every step. */
+typedef struct CgStr {
+    char *buf;
+    size_t len, cap;
+} CgStr;
+void cg_str_add(Cg *cg, CgStr *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *cg_str_get(const CgStr *s); /* "" while empty */
 const char *cg_fresh(Cg *cg, const char *stem);
 const char *cg_pos(Cg *cg, Loc loc); /* an rt_srcpos compound literal */
 void cg_line(Cg *cg, Loc loc);       /* #line for the lines that follow */

@@ -56,16 +56,17 @@ static const char *callee_on_me(Cg *cg, const Symbol *callee)
 
 static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
 {
-    const char *l = prefix;
+    CgStr l = {0};
+    cg_str_add(cg, &l, "%s", prefix);
     for (int i = 0; i < s->params.len; i++) {
         Symbol *p = VEC_AT(s->params, i, Symbol);
         const char *T = cg_ctype(cg, p->type), *n = cg_local(cg, p);
         const char *d = p->access == ACCESS_IO    ? cg_fmt(cg, "cp_io *%s", n)
                         : p->access == ACCESS_VAR ? cg_fmt(cg, "%s *const *%s", T, n)
                                                   : cg_fmt(cg, "const %s *%s", T, n);
-        l = cg_fmt(cg, "%s, %s", l, d);
+        cg_str_add(cg, &l, ", %s", d);
     }
-    return l;
+    return cg_str_get(&l);
 }
 
 const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
@@ -213,7 +214,7 @@ static void hoist_args(Cg *cg, PtrVec *args)
  * the active lanes; returns ", a1, a2" for the call. */
 static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
 {
-    const char *list = "";
+    CgStr list = {0};
     for (int i = 0; i < args->len && i < subr->params.len; i++) {
         Symbol *p = VEC_AT(subr->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -231,9 +232,9 @@ static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
             emit(cg->out, LANES " if (%s[l]) %s[l] = %s;", M, t, cg_expr_as(cg, a, p->type));
         }
         emit(cg->out, "(void)%s;", t);
-        list = cg_fmt(cg, "%s, %s", list, t);
+        cg_str_add(cg, &list, ", %s", t);
     }
-    return list;
+    return cg_str_get(&list);
 }
 
 /* The receiver arguments of a lane call on ME (same object). */

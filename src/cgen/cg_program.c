@@ -139,6 +139,33 @@ static const char prelude[] =
     "\n";
 
 /* printf into the compilation's arena: the generator's string builder. */
+void cg_str_add(Cg *cg, CgStr *s, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (s->len + (size_t)n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 64;
+        while (cap < s->len + (size_t)n + 1)
+            cap *= 2;
+        char *buf = arena_alloc(cg->arena, cap); /* the old buffer stays: at most 2x */
+        if (s->len)
+            memcpy(buf, s->buf, s->len);
+        s->buf = buf;
+        s->cap = cap;
+    }
+    vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    s->len += (size_t)n;
+}
+
+const char *cg_str_get(const CgStr *s)
+{
+    return s->buf ? s->buf : "";
+}
+
 const char *cg_fmt(Cg *cg, const char *f, ...)
 {
     va_list ap, ap2;
@@ -310,10 +337,11 @@ static const char *param_decl(Cg *cg, Symbol *p)
 
 const char *cg_params(Cg *cg, Symbol *s, const char *prefix)
 {
-    const char *l = prefix;
+    CgStr l = {0};
+    cg_str_add(cg, &l, "%s", prefix);
     for (int i = 0; i < s->params.len; i++)
-        l = cg_fmt(cg, "%s%s%s", l, *l ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
-    return *l ? l : "void";
+        cg_str_add(cg, &l, "%s%s", l.len ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
+    return l.len ? cg_str_get(&l) : "void";
 }
 
 const char *cg_result(Cg *cg, Symbol *s)

@@ -45,7 +45,8 @@ static void emit_range(Cg *cg, Expr *range, const char *count, const char *lo, c
  * execution of a group call) and returns the argument list. */
 static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
 {
-    const char *list = prefix;
+    CgStr list = {0};
+    cg_str_add(cg, &list, "%s", prefix);
     for (int i = 0; i < args->len && i < subr->params.len; i++) {
         Symbol *p = VEC_AT(subr->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -58,9 +59,9 @@ static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char 
         else
             emit(cg->out, "%s *%s = &%s;", cg_ctype(cg, p->type), t, cg_lvalue(cg, a));
         emit(cg->out, "(void)%s;", t); /* an interface may have no bundles here */
-        list = cg_fmt(cg, "%s%s%s", list, *list ? ", " : "", t);
+        cg_str_add(cg, &list, "%s%s", list.len ? ", " : "", t);
     }
-    return list;
+    return cg_str_get(&list);
 }
 
 static void commit_if_needed(Cg *cg, Symbol *callee, Loc loc)
@@ -165,7 +166,7 @@ static void iface_call(Cg *cg, Symbol *ifc, Symbol *proc, PtrVec *args)
  * for a lane call from the central agent; returns ", L1, L2". */
 static const char *broadcast_args(Cg *cg, Symbol *proc, const char *temps_csv)
 {
-    const char *list = "";
+    CgStr list = {0};
     const char *p = temps_csv;
     for (int i = 0; i < proc->params.len; i++) {
         Symbol *prm = VEC_AT(proc->params, i, Symbol);
@@ -174,15 +175,15 @@ static const char *broadcast_args(Cg *cg, Symbol *proc, const char *temps_csv)
         const char *t = arena_strndup(cg->arena, p, n);
         p = comma ? comma + 2 : p + n;
         if (prm->access == ACCESS_IO) {
-            list = cg_fmt(cg, "%s, %s", list, t);
+            cg_str_add(cg, &list, ", %s", t);
             continue;
         }
         const char *la = cg_fresh(cg, "bc");
         emit(cg->out, "%s %s[RT_LANES];", cg_ctype(cg, prm->type), la);
         emit(cg->out, "for (int l = 0; l < RT_LANES; l++) %s[l] = %s;", la, t);
-        list = cg_fmt(cg, "%s, %s", list, la);
+        cg_str_add(cg, &list, ", %s", la);
     }
-    return list;
+    return cg_str_get(&list);
 }
 
 /* A network procedure call from the central agent on replicates lo..hi

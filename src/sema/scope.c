@@ -161,15 +161,56 @@ bool sema_report_once(Ctx *c, const Type *t, const char *name)
 
 /* Params and locals: "x", then "x_2", "x_3" for further objects named x in
  * the same subroutine (inner blocks may shadow outer ones). */
+/* How many locals of one subroutine have each (interned) name: an open
+ * hash table on the name's address, so that naming n locals is O(n). */
+struct LocalNames {
+    const char **keys;
+    int *counts;
+    int cap, len;
+};
+
+static unsigned name_slot(const char *name, int cap)
+{
+    uintptr_t h = (uintptr_t)name;
+    h ^= h >> 17;
+    h *= 0x9e3779b97f4a7c15u;
+    return (unsigned)(h >> 7) & (unsigned)(cap - 1);
+}
+
+static int *name_count(SemaInfo *si, struct LocalNames *t, const char *name)
+{
+    if (2 * (t->len + 1) > t->cap) {
+        struct LocalNames old = *t;
+        t->cap = old.cap ? old.cap * 2 : 64;
+        t->keys = arena_alloc(si->arena, (size_t)t->cap * sizeof *t->keys);
+        t->counts = arena_alloc(si->arena, (size_t)t->cap * sizeof *t->counts);
+        memset(t->keys, 0, (size_t)t->cap * sizeof *t->keys);
+        t->len = 0;
+        for (int i = 0; i < old.cap; i++)
+            if (old.keys[i])
+                *name_count(si, t, old.keys[i]) = old.counts[i];
+    }
+    unsigned i = name_slot(name, t->cap);
+    while (t->keys[i] && t->keys[i] != name)
+        i = (i + 1) & (unsigned)(t->cap - 1);
+    if (!t->keys[i]) {
+        t->keys[i] = name;
+        t->counts[i] = 0;
+        t->len++;
+    }
+    return &t->counts[i];
+}
+
 void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
 {
     if (!subr)
         return;
-    int count = 0;
-    for (int i = 0; i < subr->locals.len; i++)
-        if (VEC_AT(subr->locals, i, Symbol)->name == sym->name)
-            count++;
+    if (!subr->local_names) {
+        subr->local_names = arena_alloc(si->arena, sizeof *subr->local_names);
+        memset(subr->local_names, 0, sizeof *subr->local_names);
+    }
+    int *count = name_count(si, subr->local_names, sym->name);
     vec_push(si->arena, &subr->locals, sym);
-    sym->cname = count ? arena_printf(si->arena, "%s_%d", sym->name, count + 1)
-                       : sym->name;
+    sym->cname = *count ? arena_printf(si->arena, "%s_%d", sym->name, *count + 1) : sym->name;
+    (*count)++;
 }
