@@ -92,13 +92,13 @@ build_all() {
 
 # ---- cupitc adapter -----------------------------------------------------------
 # The only code that knows the cupitc-generated trainer (examples/backprop.nn):
-#   cupitc -O3 -Xcc -march=native examples/backprop.nn -o EXE
+#   cupitc examples/backprop.nn -o EXE     (the default command: host-tuned -O2)
 #   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
 # It prints "epoch N error E errors M" per epoch (E: the sum over examples
 # and outputs of 0.5 * (t - y)^2, logistic units as for the peers) and
 # "test accuracy: P% (...)" at the end.
 
-CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:--O3 -Xcc -march=native}
+CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:-}
 CUPIT_PROTOCOL=      # no protocol files from the trainer
 export CUPIT_PROTOCOL
 

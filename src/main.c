@@ -42,6 +42,7 @@ typedef struct Options {
     bool dump_lanes; /* --dump-lanes: the lane plan of the lowering pass */
     bool line_directives;
     bool openmp;
+    bool portable;   /* --portable: no host tuning */
     bool check_index;
     bool check_overflow;
     bool lanes;
@@ -73,6 +74,8 @@ static void usage(FILE *out)
           "  -v                 show the C compiler command\n"
           "  --no-line          no #line directives in the generated C\n"
           "  --no-openmp        build without OpenMP (serial program)\n"
+          "  --portable         code for any machine of the architecture (default: tuned\n"
+          "                     for this machine's CPU, -march=native)\n"
           "  --no-checks        drop the subscript range checks\n"
           "  --check-overflow   make integer overflow a run-time error (default: wraps)\n"
           "  -fno-builtin       call sigmoid, sigmoidPrime, absReal, signReal, minReal\n"
@@ -160,6 +163,8 @@ static int parse_args(int argc, char **argv, Options *o)
             o->line_directives = false;
         } else if (strcmp(a, "--no-openmp") == 0) {
             o->openmp = false;
+        } else if (strcmp(a, "--portable") == 0) {
+            o->portable = true;
         } else if (strcmp(a, "--no-checks") == 0) {
             o->check_index = false;
         } else if (strcmp(a, "--check-overflow") == 0) {
@@ -329,6 +334,7 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
             .opt_level = opt->opt_level,
             .debug = opt->debug,
             .openmp = opt->openmp,
+            .portable = opt->portable,
             .verbose = opt->verbose,
             .extra = opt->extra,
             .nextra = opt->nextra,

@@ -202,6 +202,10 @@ static void common_flags(ArgList *a, const ToolOptions *o, const char *inc_flag)
         arg(a, "-g");
     if (o->openmp)
         arg(a, "-fopenmp");
+    /* code for the machine it is built on (lane records fill its vector
+       registers); the user's -Xcc -march=... comes later and wins */
+    if (!o->portable)
+        arg(a, "-march=native");
     arg(a, inc_flag);
 }
 

@@ -48,6 +48,8 @@ check object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' && [ -f contro
 check default-exe sh -c "cd '$out' && '$ROOT/$CUPITC' '$ROOT/$prog' && ./a.out | grep -q '^120 5'"
 check verbose sh -c "'$CUPITC' -v -O1 '$prog' -o '$out/v' 2>&1 | grep -q -- '-fopenmp.*-O1\|-O1.*-fopenmp'"
 check debug sh -c "'$CUPITC' -g -O0 '$prog' -o '$out/g' && '$out/g' | grep -q '^120 5'"
+check host-tuned sh -c "'$CUPITC' -v '$prog' -o '$out/h' 2>'$out/h.cmd' && grep -q -- '-march=native' '$out/h.cmd' && '$out/h' | grep -q '^120 5'"
+check portable sh -c "'$CUPITC' -v --portable '$prog' -o '$out/p' 2>'$out/p.cmd' && ! grep -q -- '-march=native' '$out/p.cmd' && '$out/p' | grep -q '^120 5'"
 check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>'$out/s.cmd' && ! grep -q -- '-fopenmp' '$out/s.cmd' && '$out/s' | grep -q '^120 5'"
 
 # a failing C compiler is reported with the command, exit status 1

@@ -23,6 +23,7 @@ typedef struct ToolOptions {
     const char *opt_level;  /* "-O2" etc. */
     bool debug;             /* -g */
     bool openmp;            /* -fopenmp (default on) */
+    bool portable;          /* --portable: no -march=native */
     bool verbose;           /* print the command */
     const char **extra;     /* user .c/.o files, -l, -L, -Xcc flags */
     int nextra;

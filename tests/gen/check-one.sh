@@ -9,12 +9,14 @@
 # is the reference every other run is compared with (default: $CHECK_RUNS or
 # the list below, reference -O0 with 1 thread).  Variants:
 #
-#   O0         -O0                  (C -O0, lane plan off as with -fno-fuse)
+#   O0         -O0 --portable       (C -O0, lane plan off as with -fno-fuse,
+#                                   generic code for the architecture)
 #   default    no flags             (C -O2)
 #   no-lanes   --no-lanes           (C -O2)
 #   no-fuse    -fno-fuse            (C -O2)
 #   no-openmp  --no-openmp          (serial build, C -O2)
-#   native     -O3 -Xcc -march=native
+#   native     -O3                  (host-tuned, like every build without
+#                                   --portable)
 #   par        -Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1
 #              (every parallel loop of the generated code really runs in
 #              parallel: the default thresholds keep small programs serial)
@@ -80,12 +82,12 @@ cd "$work" || exit 2
 
 flags_of() { # variant -> cupitc flags
     case $1 in
-        O0) echo "-O0" ;;
+        O0) echo "-O0 --portable" ;;
         default) echo "" ;;
         no-lanes) echo "--no-lanes" ;;
         no-fuse) echo "-fno-fuse" ;;
         no-openmp) echo "--no-openmp" ;;
-        native) echo "-O3 -Xcc -march=native" ;;
+        native) echo "-O3" ;;
         par) echo "-Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1" ;;
         *) echo "check-one.sh: unknown variant '$1'" >&2; exit 2 ;;
     esac
