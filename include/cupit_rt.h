@@ -125,6 +125,11 @@ int rt_finish(void);
 
 /* Number of threads parallel loops may use (>= 1). */
 int rt_threads(void);
+/* --deterministic: output independent of the thread count (replicate
+ * counts chosen as for RT_DETERMINISTIC_THREADS threads; generated code
+ * runs parallel loops serially where they may evaluate RANDOM). */
+bool rt_deterministic(void);
+enum { RT_DETERMINISTIC_THREADS = 16 };
 
 /* ---- random numbers --------------------------------------------------- */
 

@@ -36,6 +36,7 @@ typedef struct rt_options {
     int threads;             /* 0: OpenMP default */
     bool bias;               /* prepend a constant input column */
     bool symmetric;          /* targets t in [0, 1] read as 2t - 1 */
+    bool deterministic;      /* results independent of the thread count */
     double bias_value;
     int64_t max_epochs;      /* 0: no limit */
     const char *protocol;    /* protocol file, or NULL */

@@ -38,10 +38,13 @@ static void usage(FILE *f)
             "                       env CUPIT_PROTOCOL, empty: none)\n"
             "  --no-protocol        write no protocol file\n"
             "  --param NAME=VALUE   value for intParam/realParam (repeatable)\n"
+            "  --deterministic      the same output for every thread count: replicate\n"
+            "                       counts as for %d threads, RANDOM in parallel code\n"
+            "                       drawn serially (env CUPIT_DETERMINISTIC=1)\n"
             "  --memory-limit N     fail with \"out of memory\" beyond N bytes\n"
             "                       (suffix k, M or G)\n"
             "  --help               print this text\n",
-            rt_opt.program, RT_DEFAULT_SEED);
+            rt_opt.program, RT_DEFAULT_SEED, RT_DETERMINISTIC_THREADS);
 }
 
 /* Reports a usage error; returns the exit status for it. */
@@ -164,6 +167,10 @@ static int apply(const char *opt, const char *val, const char *origin)
         }
     } else if (strcmp(opt, "symmetric") == 0) {
         rt_opt.symmetric = true;
+    } else if (strcmp(opt, "deterministic") == 0) {
+        if (val && strcmp(val, "1") != 0 && strcmp(val, "0") != 0)
+            return bad("%s: expected 0 or 1, not '%s'", origin, val);
+        rt_opt.deterministic = !val || strcmp(val, "1") == 0;
     } else if (strcmp(opt, "max-epochs") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))
             return bad("%s: epoch count must be a positive integer, not '%s'", origin, val);
@@ -186,6 +193,7 @@ static int from_environment(void)
     static const struct { const char *var, *opt; } env[] = {
         { "CUPIT_SEED", "seed" },           { "CUPIT_DATA", "data" },
         { "CUPIT_MAX_EPOCHS", "max-epochs" }, { "CUPIT_PROTOCOL", "protocol" },
+        { "CUPIT_DETERMINISTIC", "deterministic" },
     };
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         const char *val = getenv(env[i].var);
@@ -210,7 +218,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "max-epochs", true, false }, { "protocol", true, false },
         { "no-protocol", false, false },
         { "param", true, false },      { "memory-limit", true, false },
-        { "symmetric", false, false },
+        { "symmetric", false, false }, { "deterministic", false, false },
     };
     *done = true;
     int st = from_environment();
@@ -282,6 +290,11 @@ void rt_init(int argc, char **argv, const char *program_name)
         omp_set_num_threads(rt_opt.threads);
     rt_set_memory_limit(rt_opt.memory_limit);
     rt_random_setup(rt_opt.seed);
+}
+
+bool rt_deterministic(void)
+{
+    return rt_opt.deterministic;
 }
 
 int rt_threads(void)

@@ -243,15 +243,15 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
         return;
     }
     int32_t k = lo;
+    /* --deterministic: the count must not follow the thread count */
+    const int threads = rt_deterministic() ? RT_DETERMINISTIC_THREADS : rt_threads();
     if (interval)
-        k = rt_choose_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net),
-                                 rt_threads());
+        k = rt_choose_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net), threads);
     if (k == 1 && !interval)
         return; /* INTO 1 in state U changes nothing */
     if (net->desc->lanes) {
         if (interval)
-            k = lane_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net),
-                                rt_threads());
+            k = lane_replicates(lo, hi, work_hint > 0 ? work_hint : net_size(net), threads);
         rt_lanes_enter(net, k, where);
         return;
     }

@@ -71,6 +71,24 @@ check_case() { # CASE PROG
     echo "ok $name (2 threads: $how)"
 }
 
+# --deterministic: byte-identical output at 1, 2 and 16 threads (replicate
+# counts and RANDOM independent of the thread count)
+check_deterministic() { # CASE PROG
+    name=$1 prog=$2
+    for t in 1 2 16; do
+        # shellcheck disable=SC2046
+        OMP_NUM_THREADS=$t timeout 120 "$out/bin-$prog-omp" $(cat "tests/examples/$name.args") \
+            --deterministic >"$out/$name.det$t" 2>"$out/$name.det$t.err" || {
+            echo "FAIL $name-deterministic: exit status $? ($t threads)"; return; }
+    done
+    if cmp -s "$out/$name.det1" "$out/$name.det2" && cmp -s "$out/$name.det1" "$out/$name.det16"; then
+        echo "ok $name-deterministic (1, 2 and 16 threads identical)"
+    else
+        echo "FAIL $name-deterministic: the output depends on the thread count"
+        diff -u "$out/$name.det1" "$out/$name.det16" | head -10
+    fi
+}
+
 for src in examples/*.nn; do
     prog=$(basename "$src" .nn)
     cases=""
@@ -84,6 +102,7 @@ for src in examples/*.nn; do
     compile "$prog" serial --no-openmp || continue
     for c in $cases; do
         check_case "$c" "$prog"
+        check_deterministic "$c" "$prog"
     done
 done
 

@@ -8,6 +8,7 @@
 #               NAME.args    arguments for the program
 #               NAME.c       EXTERNAL C code compiled in
 #               NAME.flags   extra cupitc options
+#               NAME.threads the thread counts of the OpenMP build (default "1 2")
 # Each program runs with 1 and 2 threads, as a serial (--no-openmp) build,
 # with replicates one at a time (--no-lanes) and unoptimised (-O0: the C
 # compiler's -O0, and every connection element kept in memory as with
@@ -41,6 +42,7 @@ run_case() { # name src dir
             return
         fi
         threads="1 2"
+        [ -f "$dir/$name.threads" ] && threads=$(cat "$dir/$name.threads")
         [ "$variant" != omp ] && threads="1"
         for t in $threads; do
             # shellcheck disable=SC2086

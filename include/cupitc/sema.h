@@ -162,6 +162,7 @@ struct Symbol {
        and the calls of object subroutines on ME/YOU, for the rule that a
        MERGE procedure reaches none of them (docs/language-decisions.md) */
     const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
+    bool uses_random;  /* subroutines: the body evaluates RANDOM */
     Loc net_use_loc;
     PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
     Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */

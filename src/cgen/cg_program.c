@@ -117,6 +117,7 @@ static const char prelude[] =
     "static CP_UNUSED inline bool cp_par(const rt_net *n, int64_t work) {\n"
     "    (void)n;\n"
     "#ifdef _OPENMP\n"
+    "    if (CP_RANDOM_IN_PARALLEL && rt_deterministic()) return false; /* RANDOM in index order */\n"
     "    return work >= CP_PAR_MIN_WORK && rt_threads() > 1 && !omp_in_parallel();\n"
     "#else\n"
     "    (void)work;\n"
@@ -129,6 +130,7 @@ static const char prelude[] =
     "static CP_UNUSED inline bool cp_par_lanes(const rt_net *n, int64_t work) {\n"
     "    (void)n;\n"
     "#ifdef _OPENMP\n"
+    "    if (CP_RANDOM_IN_PARALLEL && rt_deterministic()) return false;\n"
     "    const int t = rt_threads();\n"
     "    return t > 1 && work >= (int64_t)CP_PAR_LANE_WORK * t && !omp_in_parallel();\n"
     "#else\n"
@@ -137,6 +139,20 @@ static const char prelude[] =
     "#endif\n"
     "}\n"
     "\n";
+
+/* Whether RANDOM can be evaluated in parallel code: in a subroutine other
+ * than the central agent's (whose code runs on one thread) or an element
+ * initializer (run serially, runtime-abi.md).  Then --deterministic runs
+ * the parallel loops serially, so that RANDOM draws in index order. */
+static bool random_in_parallel(Cg *cg)
+{
+    for (int i = 0; i < cg->si->subrs.len; i++) {
+        const Symbol *s = VEC_AT(cg->si->subrs, i, Symbol);
+        if (s->uses_random && !s->is_central_agent)
+            return true;
+    }
+    return false;
+}
 
 /* printf into the compilation's arena: the generator's string builder. */
 void cg_str_add(Cg *cg, CgStr *s, const char *fmt, ...)
@@ -550,6 +566,7 @@ bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter 
     emit_directive(out, "#ifndef CP_PAR_LANE_WORK");
     emit_directive(out, "#define CP_PAR_LANE_WORK 80000");
     emit_directive(out, "#endif");
+    emit_directive(out, "#define CP_RANDOM_IN_PARALLEL %d", random_in_parallel(&cg) ? 1 : 0);
     emit_directive(out, "#define CP_POS(line) ((rt_srcpos){cp_source_file, (line)})");
     emit_raw(out, "%s", prelude);
     cg_emit_types(&cg);

@@ -194,7 +194,12 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
     Emitter *o = cg->out;
     const char *temps = args_to_temps(cg, proc, args, "");
     const char *r = cg_fresh(cg, "r");
-    const char *work = cg_fmt(cg, "cp_par(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi, lo);
+    /* one replicate (or one lane block) has nothing to share out, and a
+       region around it would keep the call's own loops serial */
+    bool single = strcmp(lo, hi) == 0;
+    const char *work = single ? "false"
+                              : cg_fmt(cg, "%s > %s && cp_par(n_, (int64_t)(%s - %s + 1) * "
+                                           "cp_net_work(n_))", hi, lo, hi, lo);
     if (cg->opts.lanes) {
         if (strcmp(lo, hi) == 0)
             emit_open(o, "if (n_->blocks)");
@@ -207,8 +212,10 @@ static void call_replicates(Cg *cg, Symbol *proc, PtrVec *args, const char *lo, 
             "for (int l = 0; l < RT_LANES; l++) { int32_t q_ = %s * RT_LANES + l; m_[l] = q_ >= %s && q_ <= %s; } "
             "%s(n_, %s, m_%s); }",
             j, lo, j, hi, j, j, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), j, la);
-        parallel_loop(cg, cg_fmt(cg, "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))",
-                                 hi, lo), loop);
+        parallel_loop(cg, single ? "false"
+                                 : cg_fmt(cg, "%s / RT_LANES < %s / RT_LANES && "
+                                          "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))",
+                                          lo, hi, hi, lo), loop);
         emit_close(o, "%s", "");
         emit_open(o, "else");
     }
@@ -968,8 +975,9 @@ static void batch(Cg *cg, Block *b, int i, int n)
         "int32_t m_[RT_LANES]; for (int l = 0; l < RT_LANES; l++) { int32_t q_ = j_ * RT_LANES + l; "
         "m_[l] = q_ >= %s && q_ <= %s; } %s(n_, j_, m_%s); }",
         moves, lo, hi, lo, hi, lo, hi, cg_lane_fn_name(cg, proc, NULL, -1), la);
-    parallel_loop(cg, cg_fmt(cg, "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))", hi,
-                             lo),
+    parallel_loop(cg, cg_fmt(cg, "%s / RT_LANES < %s / RT_LANES && "
+                             "cp_par_lanes(n_, (int64_t)(%s - %s + 1) * cp_net_work(n_))",
+                             lo, hi, hi, lo),
                   loop);
     plain_otherwise(cg, b, i, n);
 }

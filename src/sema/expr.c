@@ -464,6 +464,8 @@ static Type *unary_expr(Ctx *c, Expr *e)
         op_error(e->loc, spell, a, NULL, c);
         return error_type(c, e);
     }
+    if (op == OP_RANDOM && c->subr)
+        c->subr->uses_random = true;
     e->type = t;
     e->cat = VC_VALUE;
     sema_fold(c, e);
