@@ -4,6 +4,7 @@
 #   make check        run every test (unit, golden, end-to-end, sanitizer fuzz)
 #   make check-asan   only the AddressSanitizer/UBSan robustness run
 #   make fuzz-diff N=100 SEED=1 JOBS=2   the differential tester on generated programs
+#   make fuzz FUZZ_SECONDS=600 FUZZ_JOBS=2  coverage-guided fuzzing of the compiler (clang)
 #   make install PREFIX=/dir
 #   make examples     compile examples/*.nn with the just-built cupitc
 #   make demo         compile examples/backprop.nn and train it on bundled data
@@ -54,7 +55,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install examples demo bench bench-parse tools fuzz-diff
+.PHONY: all clean check check-asan install examples demo bench bench-parse tools fuzz-diff fuzz
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -137,6 +138,25 @@ check-asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
 	@CUPITC=build/asan/bin/cupitc sh tests/fuzz/run-fuzz.sh
+
+# Coverage-guided fuzzing (libFuzzer, clang): the whole compiler without the
+# C compiler, and a second harness that also compiles the generated C.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_FLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+                -Iinclude -I$(BUILD)/gen
+FUZZ_SRC     := tests/fuzz/fuzz_compile.c $(COMPILER_SRC) $(BUILD)/gen/lexer.c $(BUILD)/gen/parser.c
+$(BUILD)/fuzz/fuzz_compile: $(FUZZ_SRC) $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRC)
+$(BUILD)/fuzz/fuzz_compile_cc: $(FUZZ_SRC) $(BUILD)/gen/parser.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_WITH_CC -o $@ $(FUZZ_SRC)
+
+fuzz: all $(BUILD)/fuzz/fuzz_compile $(BUILD)/fuzz/fuzz_compile_cc
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run-libfuzzer.sh
 
 # ---- install ------------------------------------------------------------------
 install: all

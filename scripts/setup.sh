@@ -3,6 +3,7 @@
 #
 #   scripts/setup.sh          build and test dependencies
 #   scripts/setup.sh bench    also the benchmark peers (FANN, PyTorch, OpenBLAS)
+#   scripts/setup.sh fuzz     also clang with libFuzzer (make fuzz)
 #
 # Idempotent: packages already installed are left alone.  Needs root (or
 # sudo) only when something is missing.
@@ -11,6 +12,9 @@ set -eu
 pkgs="gcc make re2c bison check pkg-config libc6-dev valgrind"
 if [ "${1:-}" = bench ]; then
     pkgs="$pkgs libfann-dev python3-torch libopenblas-dev python3"
+fi
+if [ "${1:-}" = fuzz ]; then
+    pkgs="$pkgs clang libclang-rt-14-dev" # Debian 12: libFuzzer and the sanitizers
 fi
 
 missing=""

@@ -1,0 +1,97 @@
+/* fuzz_compile.c -- libFuzzer harness for the whole compiler (make fuzz).
+ *
+ * Each input is a CuPit source.  It goes through the front end, semantic
+ * analysis, lowering and C generation exactly as `cupitc -S` would, with
+ * diagnostics discarded; only a crash, a sanitizer report, a leak or a hang
+ * is a finding.  The input's length picks the variant (default, --no-lanes,
+ * -fno-fuse), so every variant is covered without changing the language of
+ * the inputs.
+ *
+ * Built with -DFUZZ_WITH_CC, the harness also compiles the generated C with
+ * the C compiler (-fsyntax-only) for one accepted program in FUZZ_CC_EVERY
+ * (environment, default 20): generated C that does not compile is a bug of
+ * cupitc, reported as a crash. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cupitc/arena.h"
+#include "cupitc/ast.h"
+#include "cupitc/cgen.h"
+#include "cupitc/diag.h"
+#include "cupitc/emit.h"
+#include "cupitc/lower.h"
+#include "cupitc/parse.h"
+#include "cupitc/sema.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *sink;
+
+#ifdef FUZZ_WITH_CC
+/* Compiles the C text with $CC -fsyntax-only; aborts when it fails. */
+static void compile_c(const Emitter *em)
+{
+    static long every = -1, seen = 0;
+    if (every < 0) {
+        const char *e = getenv("FUZZ_CC_EVERY");
+        every = e && atol(e) > 0 ? atol(e) : 20;
+    }
+    if (seen++ % every != 0)
+        return;
+    char path[] = "/tmp/cupitc-fuzz-XXXXXX.c";
+    int fd = mkstemps(path, 2);
+    if (fd < 0)
+        return;
+    close(fd);
+    if (!emit_write_file(em, path)) {
+        unlink(path);
+        return;
+    }
+    const char *cc = getenv("CC");
+    const char *inc = getenv("FUZZ_RT_INCLUDE");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s -std=c11 -fsyntax-only -fopenmp -w -I%s %s 2>/dev/null",
+             cc && *cc ? cc : "cc", inc && *inc ? inc : "build/include/cupit", path);
+    int st = system(cmd);
+    if (st != 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1) {
+        fprintf(stderr, "fuzz_compile: the C compiler rejected the generated code "
+                        "(kept in %s)\n", path);
+        abort();
+    }
+    unlink(path);
+}
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!sink)
+        sink = fopen("/dev/null", "w");
+    diag_reset();
+    diag_configure(&(DiagOptions){.out = sink, .error_limit = 20});
+    SourceFile *src = source_from_string("fuzz.nn", (const char *)data, size);
+    Arena *arena = arena_new();
+    ast_set_arena(arena);
+    Program *prog = parse_program(src, arena);
+    if (diag_error_count() == 0 && sema_analyze(prog, arena) && diag_error_count() == 0) {
+        int variant = (int)(size % 3);
+        LowerOptions lo = {.lanes = variant != 1, .fuse = variant != 2};
+        LowerPlan *plan = lower_program(prog, arena, &lo);
+        Emitter em;
+        emit_init(&em);
+        CgOptions cgo = {.line_directives = true, .check_index = true, .lanes = lo.lanes,
+                         .builtins = true, .source_name = "fuzz.nn"};
+        if (cg_generate(prog, plan, &cgo, &em)) {
+#ifdef FUZZ_WITH_CC
+            compile_c(&em);
+#endif
+        }
+        emit_free(&em);
+    }
+    arena_free(arena);
+    source_free(src);
+    return 0;
+}
