@@ -105,7 +105,7 @@ static int add_alias(const char *arg)
             return 0;
         }
     if (rt_opt.naliases == RT_MAX_ALIASES)
-        return bad("too many --data options");
+        return bad("more than the limit of %d --data options (RT_MAX_ALIASES)", RT_MAX_ALIASES);
     const char *name = "Data";
     if (eq) {
         char *copy = malloc(n + 1); /* lives for the whole run */
@@ -132,7 +132,7 @@ static int add_param(const char *arg)
             return 0;
         }
     if (rt_opt.nparams == RT_MAX_PARAMS)
-        return bad("too many --param options");
+        return bad("more than the limit of %d --param options (RT_MAX_PARAMS)", RT_MAX_PARAMS);
     char *name = malloc(n + 1);
     if (!name)
         return bad("out of memory");

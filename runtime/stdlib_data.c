@@ -28,8 +28,8 @@ typedef struct dataset {
 static dataset train, test;
 
 /* I/O areas allocated here, released by rt_finish. */
-enum { MAX_AREAS = 64 };
-static cp_io *areas[MAX_AREAS];
+enum { RT_MAX_IO_AREAS = 64 }; /* areas the library allocates (docs/runtime-abi.md) */
+static cp_io *areas[RT_MAX_IO_AREAS];
 static int nareas;
 
 static void dataset_free(dataset *ds)
@@ -286,8 +286,9 @@ static void area_alloc(cp_io *area, cp_int maxreplicates, cp_int per_rep,
         if (area->data)
             rt_error(RT_NOWHERE, "%s: the I/O area was allocated outside the "
                      "standard library", who);
-        if (nareas == MAX_AREAS)
-            rt_error(RT_NOWHERE, "%s: more than %d I/O areas", who, MAX_AREAS);
+        if (nareas == RT_MAX_IO_AREAS)
+            rt_error(RT_NOWHERE, "%s: more than the library's limit of %d I/O areas "
+                     "(RT_MAX_IO_AREAS)", who, RT_MAX_IO_AREAS);
         areas[nareas++] = area;
     } else {
         rt_free(area->data, (size_t)area->count * area->elem_size);
