@@ -20,6 +20,7 @@
 #include "cupitc/output.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
+#include "cupitc/stdlib_sigs.h"
 #include "cupitc/toolchain.h"
 
 #define CUPITC_VERSION "0.1.0"
@@ -234,6 +235,15 @@ static bool has_user_files(const Options *o)
     return false;
 }
 
+/* C files, objects or libraries (-l) that may define EXTERNAL subroutines. */
+static bool has_link_inputs(const Options *o)
+{
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] != '-' || strncmp(o->extra[i], "-l", 2) == 0)
+            return true;
+    return false;
+}
+
 /* "dir/prog.nn" -> "prog" + suffix. */
 static char *derived_name(const char *input, const char *suffix)
 {
@@ -267,6 +277,29 @@ static void report_undefined(Program *prog, ToolResult *tr)
                            s->name);
         }
     tool_result_free(tr);
+}
+
+/* Linking without C files, objects or libraries: every EXTERNAL subroutine
+ * must be the standard library's, else the program cannot link; reported
+ * at its declaration, with the closest standard name. */
+static bool externals_defined(Program *prog)
+{
+    SemaInfo *si = prog->sema;
+    bool ok = true;
+    for (int j = 0; si && j < si->subrs.len; j++) {
+        Symbol *s = VEC_AT(si->subrs, j, Symbol);
+        if (!s->external || (s->kind != SYM_PROC && s->kind != SYM_FUNC) || stdlib_find(s->name))
+            continue;
+        diag_error(s->loc, "EXTERNAL %s '%s' is not in the CuPit standard library, and no C "
+                   "file, object or library that could define it is given",
+                   s->kind == SYM_FUNC ? "function" : "procedure", s->name);
+        const char *near = stdlib_closest(s->name);
+        if (near)
+            diag_note(s->loc, "did you mean the standard library's '%s'? %s", near,
+                      stdlib_decl(stdlib_find(near)));
+        ok = false;
+    }
+    return ok;
 }
 
 /* Emits C and runs the C compiler as the options ask. */
@@ -434,6 +467,8 @@ int main(int argc, char **argv)
         LowerPlan *plan = lower_program(prog, arena, &lo);
         if (opt.dump_lanes)
             lower_dump(plan, stdout);
+        else if (opt.stop == STOP_LINK && !has_link_inputs(&opt) && !externals_defined(prog))
+            status = EXIT_INPUT_ERROR;
         else
             status = generate(&opt, prog, plan, argv[0]);
     }

@@ -92,7 +92,10 @@ interrupted() {
 check interrupted-build interrupted
 # an EXTERNAL subroutine nobody defines is reported at its declaration
 printf 'PROCEDURE pint (Int CONST x) IS EXTERNAL;\nPROCEDURE program () IS pint (3); END;\n' >"$out/typo.nn"
-check undefined-external sh -c "! '$CUPITC' '$out/typo.nn' -o '$out/typo' 2>'$out/err' && grep -q \"typo.nn:1:11: error: EXTERNAL procedure 'pint' is defined in none of\" '$out/err' && ! grep -q 'internal error' '$out/err'"
+# (at compile time when no C file, object or library is given, with the
+# closest standard name; else after the linker found no definition)
+check undefined-external sh -c "! '$CUPITC' '$out/typo.nn' -o '$out/typo' 2>'$out/err' && grep -q \"typo.nn:1:11: error: EXTERNAL procedure 'pint' is not in the CuPit standard library\" '$out/err' && grep -q \"did you mean the standard library's 'pInt'\" '$out/err'"
+check undefined-external-link sh -c "! '$CUPITC' '$out/typo.nn' '$out/ext.c' -o '$out/typo' 2>'$out/err' && grep -q \"typo.nn:1:11: error: EXTERNAL procedure 'pint' is defined in none of\" '$out/err' && ! grep -q 'internal error' '$out/err'"
 
 # long lists cost linear time (they were quadratic: 20000 arguments took
 # minutes); the limit is a hang guard far above the expected 0.2 s

@@ -5,6 +5,7 @@
  * (CONST/VAR/IO, the VAR-parameter rule for object procedures), and records
  * calls of global subroutines for the central-agent computation. */
 #include "sema_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 static Type *fail(Ctx *c, Expr *e)
 {
@@ -155,6 +156,17 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
                            "object: write ME.%s (...)", f.name, c->me_type->name, f.name);
             } else {
                 diag_error(f.loc, "undefined procedure or function '%s'", f.name);
+                const StdSubr *std = stdlib_find(f.name);
+                const char *near = std ? NULL : sema_closest_in(c->scope, f.name, SYMS_SUBR,
+                                                                 true, true);
+                if (std)
+                    diag_note(f.loc, "'%s' is in the standard library; declare it before "
+                              "its first use: %s", f.name, stdlib_decl(std));
+                else if (near && stdlib_find(near) && !sema_scope_lookup(c->scope, near))
+                    diag_note(f.loc, "did you mean the standard library's '%s'? (declare it: %s)",
+                              near, stdlib_decl(stdlib_find(near)));
+                else if (near)
+                    diag_note(f.loc, "did you mean '%s'?", near);
             }
             if (c->undefined)
                 sema_scope_add(c->si, c->undefined,
@@ -330,9 +342,14 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         else if (m)
             diag_error(mid.loc, "'%s' is an %s of '%s', not an object procedure or "
                        "function", mid.name, sema_sym_what(m), et->name);
-        else if (sema_report_once(c, et, mid.name))
+        else if (sema_report_once(c, et, mid.name)) {
             diag_error(mid.loc, "type '%s' has no object procedure or function '%s'",
                        et->name, mid.name);
+            const char *near = sema_closest_in(et->members, mid.name,
+                                               SYMS(SYM_OBJPROC) | SYMS(SYM_OBJFUNC), false, false);
+            if (near)
+                diag_note(mid.loc, "did you mean '%s'?", near);
+        }
         scan_args(c, args);
         return fail(c, e);
     }

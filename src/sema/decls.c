@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sema_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 /* Where an object of some type is being defined (columns of §2.4). */
 typedef enum Place {
@@ -33,6 +34,9 @@ Type *sema_resolve_type(Ctx *c, Ident id)
     Symbol *sym = sema_scope_find(c->si->globals, id.name);
     if (!sym || sym->kind != SYM_TYPE) {
         diag_error(id.loc, "unknown type '%s'", id.name);
+        const char *near = sema_closest_in(c->si->globals, id.name, SYMS(SYM_TYPE), false, false);
+        if (near)
+            diag_note(id.loc, "did you mean '%s'?", near);
         return err_type(c->si);
     }
     if (!sym->defined) {
@@ -355,6 +359,20 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
     }
 }
 
+/* An EXTERNAL declaration of a standard library subroutine must say what
+ * the library defines (a disagreeing one would call it with the wrong
+ * arguments). */
+static void check_standard(const Symbol *sym)
+{
+    const StdSubr *std = sym->external ? stdlib_find(sym->name) : NULL;
+    const char *why = std ? stdlib_mismatch(std, sym) : NULL;
+    if (!why)
+        return;
+    diag_error(sym->loc, "this declaration of the standard library's '%s' is wrong: %s",
+               sym->name, why);
+    diag_note(sym->loc, "the standard library declares it as: %s", stdlib_decl(std));
+}
+
 static void global_subr(SemaInfo *si, Decl *d)
 {
     Symbol *sym = d->sym;
@@ -373,6 +391,7 @@ static void global_subr(SemaInfo *si, Decl *d)
         sym->scope->subr = sym;
     } else {
         subr_header(si, d, sym);
+        check_standard(sym);
     }
     sym->defined = true;
     subr_body(si, d, sym);

@@ -101,6 +101,9 @@ static Type *name_expr(Ctx *c, Expr *e)
                        "write ME.%s", n, c->me_type->name, n);
         } else {
             diag_error(e->loc, "undefined name '%s'", n);
+            const char *near = sema_closest_in(c->scope, n, SYMS_DATA, true, false);
+            if (near)
+                diag_note(e->loc, "did you mean '%s'?", near);
         }
         if (c->undefined)
             sema_scope_add(c->si, c->undefined,
@@ -213,8 +216,13 @@ static Type *select_expr(Ctx *c, Expr *e)
     }
     Symbol *m = sema_scope_find(ot->members, elem.name);
     if (!m || m->redefined) {
-        if (!m && sema_report_once(c, ot, elem.name))
+        if (!m && sema_report_once(c, ot, elem.name)) {
             diag_error(elem.loc, "type '%s' has no element '%s'", ot->name, elem.name);
+            const char *near = sema_closest_in(ot->members, elem.name,
+                                               SYMS(SYM_ELEM) | SYMS(SYM_IFACE), false, false);
+            if (near)
+                diag_note(elem.loc, "did you mean '%s'?", near);
+        }
         return error_type(c, e);
     }
     if (m->kind != SYM_ELEM && m->kind != SYM_IFACE) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sema_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 /* ORDER SYMKIND */
 static const char *const sym_kind_names[] = {
@@ -213,4 +214,33 @@ void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
     vec_push(si->arena, &subr->locals, sym);
     sym->cname = *count ? arena_printf(si->arena, "%s_%d", sym->name, *count + 1) : sym->name;
     (*count)++;
+}
+
+/* Keeps the candidate closest to name (fewer edits win; earlier wins ties). */
+static void consider(const char *name, const Symbol *cand, SymKindMask want, int limit,
+                     int *best, const char **pick)
+{
+    if (!cand->name || cand->name == name || !(want & (1u << cand->kind)))
+        return;
+    int d = name_distance(name, cand->name, limit);
+    if (d < *best) {
+        *best = d;
+        *pick = cand->name;
+    }
+}
+
+const char *sema_closest_in(const Scope *s, const char *name, SymKindMask want, bool parents,
+                            bool standard)
+{
+    int limit = name_distance_limit(name), best = limit + 1;
+    const char *pick = NULL;
+    for (; s; s = parents ? s->parent : NULL)
+        for (int i = 0; i < s->syms.len; i++)
+            consider(name, VEC_AT(s->syms, i, Symbol), want, limit, &best, &pick);
+    if (standard) {
+        const char *std = stdlib_closest(name);
+        if (std && name_distance(name, std, limit) < best)
+            pick = std;
+    }
+    return pick;
 }

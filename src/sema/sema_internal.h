@@ -48,6 +48,15 @@ void sema_note_net_use(Ctx *c, Loc at, const char *what);
 void sema_check_merge_calls(SemaInfo *si);
 
 /* ---- scope.c ---- */
+/* A bit set of SymKinds, for "did you mean". */
+typedef unsigned SymKindMask;
+#define SYMS(k) (1u << (k))
+#define SYMS_SUBR (SYMS(SYM_PROC) | SYMS(SYM_FUNC))
+#define SYMS_DATA (SYMS(SYM_CONST) | SYMS(SYM_VAR) | SYMS(SYM_IO) | SYMS(SYM_PARAM) | SYMS(SYM_ENUM))
+/* The name in s (and its parents) of a wanted kind closest to name, also
+ * among the standard library's when `standard`; NULL when none is close. */
+const char *sema_closest_in(const Scope *s, const char *name, SymKindMask want, bool parents,
+                            bool standard);
 Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent);
 /* Adds sym; on a duplicate reports it (with a note at the first one) and
  * returns false. */

@@ -14,6 +14,7 @@
 #include "cupitc/diag.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
+#include "cupitc/stdlib_sigs.h"
 
 static Arena *arena;
 static SourceFile *source;
@@ -609,6 +610,45 @@ START_TEST(test_sema_report_examples_annotated)
 }
 END_TEST
 
+/* Every declaration cupitc knows for the standard library is a valid
+ * program line and agrees with itself; a changed one does not. */
+START_TEST(test_sema_stdlib_declarations)
+{
+    size_t cap = 1 << 14, len = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    text[0] = 0;
+    for (int i = 0; i < stdlib_count(); i++) {
+        len += (size_t)snprintf(text + len, cap - len, "%s\n", stdlib_decl(stdlib_at(i)));
+        ck_assert_uint_lt(len, cap);
+    }
+    snprintf(text + len, cap - len, "PROCEDURE program () IS END;\n");
+    ck_assert_int_eq(analyze(text), 0);
+    free(text);
+    ck_assert_int_eq(analyze("PROCEDURE pInt (Real CONST x) IS EXTERNAL;\n"
+                             "PROCEDURE program () IS END;\n"), 1);
+    ck_assert_ptr_nonnull(strstr(messages, "parameter 1 is Real CONST here, but Int CONST"));
+    ck_assert_int_eq(analyze("PROCEDURE getExamplesxRxR (Real IO a; Real IO b; Int CONST n; "
+                             "Int CONST f) IS EXTERNAL;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_ptr_nonnull(strstr(messages, "parameter 4 is Int CONST here, but Int VAR"));
+}
+END_TEST
+
+START_TEST(test_sema_did_you_mean)
+{
+    ck_assert_int_eq(name_distance("weight", "wieght", 3), 1); /* a swap is one edit */
+    ck_assert_int_eq(name_distance("pint", "pInt", 1), 0);     /* case only */
+    ck_assert_int_eq(name_distance("x", "y", 0), 1);           /* beyond the limit */
+    ck_assert_int_eq(name_distance_limit("y"), 0);
+    ck_assert_str_eq(stdlib_closest("pRael"), "pReal");
+    ck_assert_ptr_null(stdlib_closest("completelyOther"));
+    ck_assert_int_eq(analyze("Int VAR counter;\nPROCEDURE program () IS countr := 1; END;\n"), 1);
+    ck_assert_ptr_nonnull(strstr(messages, "did you mean 'counter'?"));
+    ck_assert_int_eq(analyze("Int VAR x;\nPROCEDURE program () IS x := y; END;\n"), 1);
+    ck_assert_ptr_null(strstr(messages, "did you mean"));
+}
+END_TEST
+
 static Suite *sema_suite(void)
 {
     const TTest *const compatibility[] = {
@@ -628,11 +668,15 @@ static Suite *sema_suite(void)
         test_sema_convert_kinds, test_sema_one_error_per_mistake, test_sema_nesting_limit,
         test_sema_report_examples_annotated, NULL,
     };
+    const TTest *const standard[] = {
+        test_sema_stdlib_declarations, test_sema_did_you_mean, NULL,
+    };
     Suite *s = suite_create("sema");
     add_case(s, "compatibility", true, compatibility);
     add_case(s, "constant folding", true, folding);
     add_case(s, "central agent", true, central_agent);
     add_case(s, "annotations", true, annotations);
+    add_case(s, "standard library and names", true, standard);
     return s;
 }
 
