@@ -448,6 +448,13 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                          lex_error(lx, *loc, "illegal character ''' (string denoters use '\"')");
                          continue;
                        }
+        /* other languages' operators: said what CuPit writes, then read as
+           that, so that one mistake gives one message */
+        "!="           { lex_error(lx, *loc, "'!=' is not CuPit: 'not equal' is written '<>'"); return TK_NE; }
+        "=="           { lex_error(lx, *loc, "'==' is not CuPit: comparison is written '='"); return '='; }
+        "&&"           { lex_error(lx, *loc, "'&&' is not CuPit: write AND"); return TK_AND; }
+        "||"           { lex_error(lx, *loc, "'||' is not CuPit: write OR"); return TK_OR; }
+        "!"            { lex_error(lx, *loc, "'!' is not CuPit: write NOT (and '<>' for 'not equal')"); return TK_NOT; }
         [!#$&@\\^_`{|}~] {
                          lex_error(lx, *loc, "illegal character '%c'", *lx->tok);
                          continue;

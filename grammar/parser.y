@@ -443,6 +443,10 @@ StmtItems
 
 Statement
     : Object AssignOp Expression                { $$ = ast_assign($1, $2, $3, @1); }
+    | Object '=' Expression                     {
+          diag_error(@2, "'=' compares two values; assignment is written ':='");
+          $$ = ast_assign($1, ASSIGN_SET, $3, @1);
+      }
     | Object LARROW Object                      { $$ = ast_io(STMT_INPUT, $1, $3, @1); }
     | Object RARROW Object                      { $$ = ast_io(STMT_OUTPUT, $1, $3, @1); }
     | Ident '(' ArgumentList ')'                { $$ = ast_call_stmt(ast_call($1, $3, @1), @1); }

@@ -58,7 +58,8 @@ SourceFile *source_from_string(const char *name, const char *text, size_t len)
 
 SourceFile *source_read(const char *path, const char **why)
 {
-    FILE *fp = fopen(path, "rb");
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
         *why = strerror(errno);
         return NULL;
@@ -84,13 +85,14 @@ SourceFile *source_read(const char *path, const char **why)
     }
     bool failed = ferror(fp);
     int err = errno;
-    fclose(fp);
+    if (!is_stdin)
+        fclose(fp);
     if (failed) {
         free(buf);
         *why = err ? strerror(err) : "read error";
         return NULL;
     }
-    SourceFile *f = source_from_string(path, buf, len);
+    SourceFile *f = source_from_string(is_stdin ? "<stdin>" : path, buf, len);
     free(buf);
     return f;
 }

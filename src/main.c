@@ -60,6 +60,8 @@ typedef struct Options {
 static void usage(FILE *out)
 {
     fputs("usage: cupitc [options] FILE.nn [more.c ...] [-o OUT]\n"
+          "       cupitc [options] prog.o [more.o more.c -lLIB ...] [-o OUT]   (link only)\n"
+          "  FILE.nn may be '-': the program is read from standard input\n"
           "\n"
           "Compiles a CuPit program to an executable: C with OpenMP, then the\n"
           "system C compiler ($CC, default cc) and the cupitc runtime library.\n"
@@ -96,6 +98,15 @@ static void usage(FILE *out)
           "  --help             show this help\n"
           "  --version          show the version\n",
           out);
+}
+
+/* C files, objects or libraries (-l) that may define EXTERNAL subroutines. */
+static bool has_link_inputs(const Options *o)
+{
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] != '-' || strncmp(o->extra[i], "-l", 2) == 0)
+            return true;
+    return false;
 }
 
 static bool parse_int_arg(const char *s, int *out)
@@ -190,6 +201,8 @@ static int parse_args(int argc, char **argv, Options *o)
                 fprintf(stderr, "cupitc: error: invalid value in '%s'\n", a);
                 return EXIT_USAGE;
             }
+        } else if (strncmp(a, "-o", 2) == 0 && a[2] != '\0') {
+            o->output = a + 2; /* -ofile, as C compilers take it */
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "-Xcc") == 0) {
             if (++i == argc) {
                 fprintf(stderr, "cupitc: error: missing argument after '%s'\n", a);
@@ -219,11 +232,45 @@ static int parse_args(int argc, char **argv, Options *o)
             o->input = a;
         }
     }
-    if (!o->input) {
+    if (!o->input && !(o->stop == STOP_LINK && has_link_inputs(o))) {
         fprintf(stderr, "cupitc: error: no input file (see --help)\n");
         return EXIT_USAGE;
     }
     return -1;
+}
+
+/* No CuPit source, only objects (cupitc -c output), C files and libraries:
+ * link them with the runtime, as cc links object files. */
+static int link_only(const Options *opt, const char *argv0)
+{
+    const char *path = opt->output ? opt->output : "a.out";
+    const char **inputs = (const char **)opt->extra;
+    if (!out_check_path(path, inputs, opt->nextra))
+        return EXIT_INPUT_ERROR;
+    char *lib_dir = NULL, *inc_dir = NULL;
+    if (!tool_find_runtime(argv0, &lib_dir, &inc_dir))
+        return EXIT_INPUT_ERROR;
+    out_install_signal_cleanup();
+    char *tmp_out = out_temp(path, NULL);
+    int status = EXIT_INPUT_ERROR;
+    if (tmp_out) {
+        ToolOptions to = {
+            .output = tmp_out, .final_output = path, .source_name = NULL,
+            .stage = STAGE_LINK, .opt_level = opt->opt_level, .debug = opt->debug,
+            .openmp = opt->openmp, .portable = opt->portable, .verbose = opt->verbose,
+            .extra = opt->extra, .nextra = opt->nextra, .user_files = true,
+        };
+        ToolResult tr = tool_compile(&to, lib_dir, inc_dir);
+        tool_result_free(&tr);
+        if (tr.ok && out_commit(tmp_out, path)) {
+            tmp_out = NULL;
+            status = 0;
+        }
+    }
+    out_discard(tmp_out);
+    free(lib_dir);
+    free(inc_dir);
+    return status;
 }
 
 /* C or object files given: they may replace standard library functions. */
@@ -235,18 +282,11 @@ static bool has_user_files(const Options *o)
     return false;
 }
 
-/* C files, objects or libraries (-l) that may define EXTERNAL subroutines. */
-static bool has_link_inputs(const Options *o)
-{
-    for (int i = 0; i < o->nextra; i++)
-        if (o->extra[i][0] != '-' || strncmp(o->extra[i], "-l", 2) == 0)
-            return true;
-    return false;
-}
-
 /* "dir/prog.nn" -> "prog" + suffix. */
 static char *derived_name(const char *input, const char *suffix)
 {
+    if (strcmp(input, "-") == 0)
+        input = "stdin"; /* cupitc -S - writes stdin.c */
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
     size_t n = strlen(base);
@@ -423,6 +463,11 @@ int main(int argc, char **argv)
     Options opt = {0};
     int status = parse_args(argc, argv, &opt);
     if (status >= 0) {
+        free(opt.extra);
+        return status;
+    }
+    if (!opt.input) {
+        status = link_only(&opt, argv[0]);
         free(opt.extra);
         return status;
     }

@@ -209,6 +209,76 @@ static void common_flags(ArgList *a, const ToolOptions *o, const char *inc_flag)
     arg(a, inc_flag);
 }
 
+/* 1. The generated C alone: a failure here is cupitc's, unless the
+ * user's C options caused it. */
+static bool compile_generated(const ToolOptions *o, const char *cc, const char *inc_flag,
+                              ToolResult *r)
+{
+    bool user_flags = false;
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
+            user_flags = true;
+    ArgList a = {0};
+    arg(&a, cc);
+    common_flags(&a, o, inc_flag);
+    arg(&a, "-c");
+    arg(&a, "-o");
+    arg(&a, o->stage == STAGE_OBJECT ? o->output : o->obj_file);
+    arg(&a, o->c_file);
+    for (int i = 0; i < o->nextra; i++)
+        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
+            arg(&a, o->extra[i]);
+    if (o->verbose)
+        print_command(stderr, &a);
+    bool ok = run(&a, NULL);
+    if (!ok) {
+        r->failed = TOOL_FAILED_COMPILE;
+        if (user_flags)
+            fputs("cupitc: error: the C compiler failed on the generated code with the C "
+                  "options given (-Xcc); command was:\n  ", stderr);
+        else
+            fprintf(stderr, "cupitc: internal error: the C compiler failed on the code "
+                    "generated for '%s'. This is a bug of cupitc: please report it with the "
+                    "program. Command was:\n  ", o->source_name);
+        print_command(stderr, &a);
+    }
+    free(a.v);
+    return ok;
+}
+
+/* 2. Linking with the user's files and the runtime: a failure is a missing
+ * definition or library, the user's to fix. */
+static bool link_program(const ToolOptions *o, const char *cc, const char *inc_flag,
+                         const char *lib_file, ToolResult *r)
+{
+    ArgList l = {0};
+    arg(&l, cc);
+    common_flags(&l, o, inc_flag);
+    arg(&l, "-o");
+    arg(&l, o->output);
+    if (o->obj_file)
+        arg(&l, o->obj_file);
+    for (int i = 0; i < o->nextra; i++)
+        arg(&l, o->extra[i]);
+    arg(&l, lib_file);
+    arg(&l, "-lm");
+    if (o->verbose)
+        print_command(stderr, &l);
+    char *messages = NULL;
+    bool ok = run(&l, &messages);
+    if (!ok) {
+        r->failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
+        undefined_refs(messages, r);
+        fprintf(stderr, "cupitc: error: %s '%s' failed; command was:\n  ",
+                o->user_files ? "compiling and linking" : "linking",
+                o->final_output ? o->final_output : o->output);
+        print_command(stderr, &l);
+    }
+    free(messages);
+    free(l.v);
+    return ok;
+}
+
 ToolResult tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir)
 {
     ToolResult r = {.ok = false};
@@ -222,66 +292,10 @@ ToolResult tool_compile(const ToolOptions *o, const char *lib_dir, const char *i
         exit(3);
     }
     sprintf(inc_flag, "-I%s", inc_dir);
-    bool user_flags = false;
-    for (int i = 0; i < o->nextra; i++)
-        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
-            user_flags = true;
-
-    /* 1. the generated C alone: a failure here is cupitc's, unless the
-       user's C options caused it */
-    ArgList a = {0};
-    arg(&a, cc);
-    common_flags(&a, o, inc_flag);
-    arg(&a, "-c");
-    arg(&a, "-o");
-    arg(&a, o->stage == STAGE_OBJECT ? o->output : o->obj_file);
-    arg(&a, o->c_file);
-    for (int i = 0; i < o->nextra; i++)
-        if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
-            arg(&a, o->extra[i]);
-    if (o->verbose)
-        print_command(stderr, &a);
-    if (!run(&a, NULL)) {
-        r.failed = TOOL_FAILED_COMPILE;
-        if (user_flags)
-            fputs("cupitc: error: the C compiler failed on the generated code with the C "
-                  "options given (-Xcc); command was:\n  ", stderr);
-        else
-            fprintf(stderr, "cupitc: internal error: the C compiler failed on the code "
-                    "generated for '%s'. This is a bug of cupitc: please report it with the "
-                    "program. Command was:\n  ", o->source_name);
-        print_command(stderr, &a);
-    } else if (o->stage == STAGE_OBJECT) {
-        r.ok = true;
-    } else {
-        /* 2. link with the user's files and the runtime: a failure is a
-           missing definition or library, the user's to fix */
-        ArgList l = {0};
-        arg(&l, cc);
-        common_flags(&l, o, inc_flag);
-        arg(&l, "-o");
-        arg(&l, o->output);
-        arg(&l, o->obj_file);
-        for (int i = 0; i < o->nextra; i++)
-            arg(&l, o->extra[i]);
-        arg(&l, lib_file);
-        arg(&l, "-lm");
-        if (o->verbose)
-            print_command(stderr, &l);
-        char *messages = NULL;
-        r.ok = run(&l, &messages);
-        if (!r.ok) {
-            r.failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
-            undefined_refs(messages, &r);
-            fprintf(stderr, "cupitc: error: %s '%s' failed; command was:\n  ",
-                    o->user_files ? "compiling and linking" : "linking",
-                    o->final_output ? o->final_output : o->output);
-            print_command(stderr, &l);
-        }
-        free(messages);
-        free(l.v);
-    }
-    free(a.v);
+    /* no generated C: only link (objects of cupitc -c, C files, libraries) */
+    bool compiled = !o->c_file || compile_generated(o, cc, inc_flag, &r);
+    if (compiled)
+        r.ok = o->stage == STAGE_OBJECT || link_program(o, cc, inc_flag, lib_file, &r);
     free(inc_flag);
     free(lib_file);
     return r;

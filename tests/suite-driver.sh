@@ -52,6 +52,12 @@ check host-tuned sh -c "'$CUPITC' -v '$prog' -o '$out/h' 2>'$out/h.cmd' && grep 
 check portable sh -c "'$CUPITC' -v --portable '$prog' -o '$out/p' 2>'$out/p.cmd' && ! grep -q -- '-march=native' '$out/p.cmd' && '$out/p' | grep -q '^120 5'"
 check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>'$out/s.cmd' && ! grep -q -- '-fopenmp' '$out/s.cmd' && '$out/s' | grep -q '^120 5'"
 
+# C compiler habits: -ofile glued, - reads standard input, objects link
+check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"
+check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' | grep -q '^120 5'"
+check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
+check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
+
 # a failing C compiler is reported with the command, exit status 1
 check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
 check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"

@@ -29,7 +29,8 @@ typedef struct Loc {
 
 typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
-/* Reads a whole file.  Returns NULL and sets *why on failure. */
+/* Reads a whole file ("-": standard input, named "<stdin>" in messages).
+ * Returns NULL and sets *why on failure. */
 SourceFile *source_read(const char *path, const char **why);
 /* Wraps an in-memory buffer (used by unit tests); the text is copied. */
 SourceFile *source_from_string(const char *name, const char *text, size_t len);

@@ -14,7 +14,7 @@ typedef enum ToolStage {
 } ToolStage;
 
 typedef struct ToolOptions {
-    const char *c_file;     /* the generated C file */
+    const char *c_file;     /* the generated C file; NULL: only link `extra` */
     const char *obj_file;   /* STAGE_LINK: where its object file goes */
     const char *output;     /* executable or object file (a temporary name) */
     const char *final_output; /* the name the user gave, for messages */
