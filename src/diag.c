@@ -184,6 +184,17 @@ void diag_report(DiagLevel level, Loc loc, const char *fmt, ...)
 {
     static const char *const names[] = {"error", "warning", "note"};
     static const char *const colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+    static bool dropping; /* the last warning was dropped (-w): so are its notes */
+    if (level == DIAG_WARNING && options.no_warnings) {
+        dropping = true;
+        return;
+    }
+    if (level == DIAG_NOTE && dropping)
+        return;
+    if (level != DIAG_NOTE)
+        dropping = false;
+    if (level == DIAG_WARNING && options.werror)
+        level = DIAG_ERROR; /* the message keeps its [-W...] tag */
     if (level == DIAG_ERROR) {
         if (diag_limit_reached()) {
             if (!limit_note_printed) {

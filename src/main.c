@@ -51,6 +51,9 @@ typedef struct Options {
     int builtins; /* -1: default (on unless user C or object files are given) */
     bool debug;
     bool verbose;
+    bool wall;      /* -Wall / -Wextra: the warnings of src/sema/warnings.c */
+    bool werror;    /* -Werror */
+    bool no_warn;   /* -w */
     const char *opt_level;
     int error_limit;
     const char **extra; /* C files, objects, -l, -L, -Xcc arguments */
@@ -75,6 +78,9 @@ static void usage(FILE *out)
           "  -O0 -O1 -O2 -O3    optimisation of the C compiler (default -O2)\n"
           "  -g                 debuggable output (#line directives name the .nn file)\n"
           "  -v                 show the C compiler command\n"
+          "  -Wall, -Wextra     warn about unused variables and parameters, values set\n"
+          "                     and never read, MERGE sums that grow without bound\n"
+          "  -Werror            make warnings errors;  -w  no warnings\n"
           "  --no-line          no #line directives in the generated C\n"
           "  --no-openmp        build without OpenMP (serial program)\n"
           "  --portable         code for any machine of the architecture (default: tuned\n"
@@ -193,6 +199,12 @@ static int parse_args(int argc, char **argv, Options *o)
             o->debug = true;
         } else if (strcmp(a, "-v") == 0) {
             o->verbose = true;
+        } else if (strcmp(a, "-Wall") == 0 || strcmp(a, "-Wextra") == 0) {
+            o->wall = true;
+        } else if (strcmp(a, "-Werror") == 0) {
+            o->werror = true;
+        } else if (strcmp(a, "-w") == 0) {
+            o->no_warn = true;
         } else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O1") == 0 || strcmp(a, "-O2") == 0 ||
                    strcmp(a, "-O3") == 0 || strcmp(a, "-Os") == 0 || strcmp(a, "-O") == 0) {
             o->opt_level = a;
@@ -476,6 +488,8 @@ int main(int argc, char **argv)
         .out = stderr,
         .color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL,
         .error_limit = opt.error_limit,
+        .no_warnings = opt.no_warn,
+        .werror = opt.werror,
     });
 
     if (!output_ok(&opt)) {
@@ -500,8 +514,9 @@ int main(int argc, char **argv)
         status = EXIT_INPUT_ERROR;
     } else if (opt.dump_parse) {
         ast_dump(stdout, prog, NULL);
-    } else if (!sema_analyze(prog, arena) || diag_error_count() > 0) {
-        status = EXIT_INPUT_ERROR;
+    } else if (!sema_analyze(prog, arena) || diag_error_count() > 0 ||
+               (opt.wall && (sema_warnings(prog), diag_error_count() > 0))) {
+        status = EXIT_INPUT_ERROR; /* -Werror: warnings count as errors */
     } else if (opt.dump_ast) {
         ast_dump(stdout, prog, sema_type_name);
     } else if (opt.stop != STOP_SYNTAX) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # suite-errors.sh -- golden tests of diagnostics.
 #
-# For every tests/errors/NAME.nn, `cupitc -fsyntax-only NAME.nn` (run inside
+# For every tests/errors/NAME.nn, `cupitc -fsyntax-only [FLAGS] NAME.nn`
+# (FLAGS from NAME.flags if present, e.g. -Wall -Werror; run inside
 # tests/errors, so messages start with "NAME.nn:line:col") must exit with
 # status 1 and write exactly tests/errors/NAME.err to stderr.
 # GOLDEN_UPDATE=1 rewrites the .err files instead (review the diff!).
@@ -21,7 +22,10 @@ for f in *.nn; do
     [ -f "$f" ] || continue
     name=errors/${f%.nn}
     expected=${f%.nn}.err
-    "$CUPITC" -fsyntax-only "$f" >"$tmp/out" 2>"$tmp/err"
+    flags=""
+    [ -f "${f%.nn}.flags" ] && flags=$(cat "${f%.nn}.flags")
+    # shellcheck disable=SC2086
+    "$CUPITC" -fsyntax-only $flags "$f" >"$tmp/out" 2>"$tmp/err"
     status=$?
     if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
         cp "$tmp/err" "$expected"

@@ -40,6 +40,8 @@ typedef struct DiagOptions {
     FILE *out;       /* default stderr */
     bool color;      /* ANSI colours; the driver turns them on for a tty */
     int error_limit; /* stop reporting after this many errors; 0 = no limit */
+    bool no_warnings; /* -w: drop warnings (and their notes) */
+    bool werror;      /* -Werror: warnings are errors */
 } DiagOptions;
 
 void diag_configure(const DiagOptions *opts);

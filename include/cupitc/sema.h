@@ -163,6 +163,13 @@ struct Symbol {
        MERGE procedure reaches none of them (docs/language-decisions.md) */
     const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
     bool uses_random;  /* subroutines: the body evaluates RANDOM */
+
+    /* uses, for the warnings of -Wall (src/sema/warnings.c) */
+    int reads, writes; /* data objects and parameters: named as a value /
+                          assigned with ':=' or REDUCTION INTO */
+    bool elem_reset;   /* elements: set outside MERGE other than by adding */
+    bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
+    Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0: none) */
     Loc net_use_loc;
     PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
     Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
@@ -222,6 +229,10 @@ typedef struct SemaInfo {
 /* Analyses the whole program, reporting through diag.h.  Returns false if
  * any error was reported.  Also stores the result in prog->sema. */
 bool sema_analyze(Program *prog, Arena *arena);
+/* The warnings of -Wall on an analysed program (src/sema/warnings.c):
+ * unused variables and parameters, values stored and never read, and
+ * MERGE procedures that add up an element nothing ever resets. */
+void sema_warnings(Program *prog);
 
 /* A fresh model with the predefined types and constants only (used by
  * sema_analyze and by unit tests of the type rules). */

@@ -47,6 +47,11 @@ void sema_note_net_use(Ctx *c, Loc at, const char *what);
 /* Reports MERGE procedures that reach such a use through calls on ME/YOU. */
 void sema_check_merge_calls(SemaInfo *si);
 
+/* ---- warnings.c ---- */
+/* Records a store to target (analysed) by `op` with value (NULL: a
+ * REDUCTION INTO), for the use counts of -Wall. */
+void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value);
+
 /* ---- scope.c ---- */
 /* A bit set of SymKinds, for "did you mean". */
 typedef unsigned SymKindMask;

@@ -59,6 +59,7 @@ static void assignment(Ctx *c, Stmt *s)
         return;
     }
     Type *vt = sema_value(c, value);
+    sema_note_store(c, target, op, value);
     if (type_is_error(tt))
         return;
     if (!sema_check_writable(c, target, "assign to", ""))
@@ -147,7 +148,11 @@ void sema_stmt(Ctx *c, Stmt *s)
         for (int i = 0; i < s->u.multi.calls.len; i++)
             sema_call(c, VEC_AT(s->u.multi.calls, i, Expr), true, true);
         break;
-    case STMT_REDUCTION: sema_note_net_use(c, s->loc, "REDUCTION"); sema_reduction(c, s); break;
+    case STMT_REDUCTION:
+        sema_note_net_use(c, s->loc, "REDUCTION");
+        sema_reduction(c, s);
+        sema_note_store(c, s->u.reduction.into, ASSIGN_SET, NULL);
+        break;
     case STMT_WTA: sema_note_net_use(c, s->loc, "WTA"); sema_wta(c, s); break;
     case STMT_RETURN: return_stmt(c, s); break;
     case STMT_IF:

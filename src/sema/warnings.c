@@ -1,0 +1,108 @@
+/* warnings.c -- the warnings of -Wall (docs/front-end.md).
+ *
+ * Analysis counts how each data object and parameter is used (reads,
+ * writes) and how each element is stored to; after analysis these counts
+ * give:
+ *   -Wunused-variable        a local data object never named
+ *   -Wunused-but-set-variable a local assigned (or reduced into), never read
+ *   -Wunused-parameter       a parameter of a subroutine with a body, never named
+ *   -Wmerge-accumulates      an element that a MERGE procedure adds up
+ *                            (ME.e += YOU.e) and that other code only adds to:
+ *                            after each MERGE every replicate holds the sum,
+ *                            so it grows without bound unless reset. */
+#include "sema_internal.h"
+
+/* Whether e names element elem somewhere (ME.e := ME.e + x is an update). */
+static bool mentions_elem(const Expr *e, const Symbol *elem)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case EXPR_SELECT: return e->sym == elem || mentions_elem(e->u.select.obj, elem);
+    case EXPR_UNARY: return mentions_elem(e->u.unary.operand, elem);
+    case EXPR_BINARY:
+        return mentions_elem(e->u.binary.lhs, elem) || mentions_elem(e->u.binary.rhs, elem);
+    case EXPR_TERNARY:
+        return mentions_elem(e->u.ternary.cond, elem) || mentions_elem(e->u.ternary.then_e, elem) ||
+               mentions_elem(e->u.ternary.else_e, elem);
+    default: return false;
+    }
+}
+
+void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
+{
+    if (!target || !target->sym)
+        return;
+    Symbol *sym = target->sym;
+    if (target->kind == EXPR_NAME) {
+        if (op == ASSIGN_SET) {
+            sym->reads--; /* counted as a read by the name's analysis */
+            sym->writes++;
+        }
+        return;
+    }
+    if (target->kind != EXPR_SELECT || sym->kind != SYM_ELEM)
+        return;
+    if (c->kind == CTX_MERGE) {
+        Expr *v = value;
+        if (op == ASSIGN_ADD && v && v->kind == EXPR_SELECT && v->sym == sym &&
+            v->u.select.obj->kind == EXPR_YOU && target->u.select.obj->kind == EXPR_ME)
+            sym->merge_sum = target->loc;
+        return;
+    }
+    if (op == ASSIGN_ADD || (op == ASSIGN_SET && mentions_elem(value, sym)))
+        sym->elem_added = true;
+    else
+        sym->elem_reset = true;
+}
+
+static bool has_body(const Symbol *s)
+{
+    return s->decl && !s->external && s->decl->u.subr.body;
+}
+
+static void locals(const Symbol *subr)
+{
+    for (int i = 0; i < subr->locals.len; i++) {
+        const Symbol *v = VEC_AT(subr->locals, i, Symbol);
+        if (!v->name || v->redefined)
+            continue;
+        if (v->kind == SYM_PARAM) {
+            if (v->reads <= 0 && v->writes == 0)
+                diag_warning(v->loc, "unused parameter '%s' [-Wunused-parameter]", v->name);
+        } else if (v->reads <= 0 && v->writes == 0) {
+            diag_warning(v->loc, "unused variable '%s' [-Wunused-variable]", v->name);
+        } else if (v->reads <= 0) {
+            diag_warning(v->loc, "variable '%s' is set but never read "
+                         "[-Wunused-but-set-variable]", v->name);
+        }
+    }
+}
+
+static void merge_counters(const Type *t)
+{
+    for (int i = 0; i < t->elems.len; i++) {
+        const Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (e->merge_sum.line > 0 && e->elem_added && !e->elem_reset) {
+            diag_warning(e->merge_sum, "MERGE adds up '%s', which the program only ever adds "
+                         "to: after each MERGE every replicate holds the sum, so it grows "
+                         "without bound [-Wmerge-accumulates]", e->name);
+            diag_note(e->loc, "reset '%s' (e.g. ME.%s := 0) after each MERGE, or merge it "
+                      "another way", e->name, e->name);
+        }
+    }
+}
+
+void sema_warnings(Program *prog)
+{
+    SemaInfo *si = prog->sema;
+    if (!si)
+        return;
+    for (int i = 0; i < si->subrs.len; i++) {
+        const Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (has_body(s))
+            locals(s);
+    }
+    for (int i = 0; i < si->types.len; i++)
+        merge_counters(VEC_AT(si->types, i, Type));
+}
