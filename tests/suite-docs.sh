@@ -1,0 +1,69 @@
+#!/bin/sh
+# suite-docs.sh -- the examples of the user documentation cannot rot.
+#
+# In every docs/*.md: a ```cupit block is a whole program; it must compile
+# warning-free (-Wall -Werror).  A line <!-- run: ARGS --> after it runs the
+# program with ARGS from the repository root (1 thread), and the next
+# ```output block is its exact standard output.  A ```cupit-excerpt block
+# (a piece shown while explaining) must appear verbatim in a ```cupit block
+# of the same file.
+set -u
+suite=docs
+. tests/tools/suite-env.sh
+
+for md in docs/*.md; do
+    base=$(basename "$md" .md)
+    dir=$out/$base
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    awk -v dir="$dir" '
+        function flush() { if (fd != "") close(fd); fd = "" }
+        /^```cupit-excerpt[ \t]*$/ { ne++; fd = sprintf("%s/excerpt%d.txt", dir, ne); mode = "x"; next }
+        /^```cupit[ \t]*$/ { np++; fd = sprintf("%s/prog%d.nn", dir, np); mode = "p"; next }
+        /^```output[ \t]*$/ { fd = sprintf("%s/prog%d.out", dir, np); mode = "o"; next }
+        /^```/ && mode != "" { flush(); mode = ""; next }
+        mode != "" { print > fd; next }
+        /^<!-- run:.*-->[ \t]*$/ {
+            a = $0; sub(/^<!-- run:[ \t]*/, "", a); sub(/[ \t]*-->[ \t]*$/, "", a)
+            f = sprintf("%s/prog%d.args", dir, np); print a > f; close(f)
+        }' "$md"
+    [ -n "$(ls "$dir")" ] || continue
+    cat "$dir"/prog*.nn >"$dir/all-programs" 2>/dev/null || : >"$dir/all-programs"
+    for ex in "$dir"/excerpt*.txt; do
+        [ -f "$ex" ] || continue
+        n=$(basename "$ex" .txt)
+        if awk 'NR == FNR { whole = whole $0 "\n"; next } { part = part $0 "\n" }
+                END { exit index(whole, part) == 0 }' "$dir/all-programs" "$ex"; then
+            echo "ok docs-$base-$n"
+        else
+            echo "FAIL docs-$base-$n: the excerpt is not part of any program of $md:"
+            head -5 "$ex" | sed 's/^/    /'
+        fi
+    done
+    for src in "$dir"/prog*.nn; do
+        [ -f "$src" ] || continue
+        n=$(basename "$src" .nn)
+        exe=$dir/$n
+        if ! "$CUPITC" -Wall -Werror "$src" -o "$exe" >"$dir/$n.log" 2>&1; then
+            echo "FAIL docs-$base-$n: does not compile warning-free"
+            sed 's/^/    /' "$dir/$n.log" | head -10
+            continue
+        fi
+        if [ ! -f "$dir/$n.args" ]; then
+            echo "ok docs-$base-$n (compiles)"
+            continue
+        fi
+        # shellcheck disable=SC2046
+        OMP_NUM_THREADS=1 timeout 60 "$exe" $(cat "$dir/$n.args") >"$dir/$n.stdout" 2>"$dir/$n.stderr"
+        st=$?
+        if [ "$st" -ne 0 ]; then
+            echo "FAIL docs-$base-$n: exit status $st"
+            sed 's/^/    /' "$dir/$n.stderr" | head -5
+        elif [ -f "$dir/$n.out" ] && ! diff -u "$dir/$n.out" "$dir/$n.stdout" >"$dir/$n.diff"; then
+            echo "FAIL docs-$base-$n: the output differs from the document's"
+            head -10 "$dir/$n.diff"
+        else
+            echo "ok docs-$base-$n"
+        fi
+    done
+done
