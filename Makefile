@@ -42,6 +42,8 @@ MAIN_OBJ     := $(BUILD)/obj/src/main.o
 RUNTIME_SRC  := $(wildcard runtime/*.c)
 RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 RUNTIME_HDR  := include/cupit_rt.h $(wildcard runtime/*.h)
+# what programs and EXTERNAL C code include: installed, unlike rt_internal.h
+PUBLIC_HDR   := include/cupit_rt.h runtime/cupit_stdlib.h
 
 CUPITC       := $(BUILD)/bin/cupitc
 LIBRT        := $(BUILD)/lib/cupit/libcupitrt.a
@@ -55,7 +57,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install examples demo bench bench-parse tools fuzz-diff fuzz
+.PHONY: all clean check check-asan install uninstall examples demo bench bench-parse tools fuzz-diff fuzz
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -111,9 +113,9 @@ $(LIBRT_SERIAL): $(RUNTIME_SERIAL_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 .PHONY: runtime-headers
-runtime-headers: $(RUNTIME_HDR)
+runtime-headers: $(PUBLIC_HDR)
 	@mkdir -p $(RT_INC_DIR)
-	@cp -p $(RUNTIME_HDR) $(RT_INC_DIR)/
+	@cp -p $(PUBLIC_HDR) $(RT_INC_DIR)/
 
 # ---- tests --------------------------------------------------------------------
 $(BUILD)/tests/check_rt_%: tests/unit/check_rt_%.c $(LIBRT)
@@ -159,12 +161,37 @@ fuzz: all $(BUILD)/fuzz/fuzz_compile $(BUILD)/fuzz/fuzz_compile_cc
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run-libfuzzer.sh
 
 # ---- install ------------------------------------------------------------------
+# Installs the compiler, the runtime with its public headers and a
+# pkg-config file, the man page, the documentation and examples, and the
+# editor support; `make uninstall` removes exactly these files.
+SHARE := $(DESTDIR)$(PREFIX)/share
+INSTALLED := bin/cupitc lib/cupit/libcupitrt.a lib/cupit/libcupitrt-serial.a \
+             include/cupit/cupit_rt.h include/cupit/cupit_stdlib.h lib/pkgconfig/cupit.pc \
+             share/man/man1/cupitc.1
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(SHARE)/man/man1 $(SHARE)/doc/cupit \
+	  $(SHARE)/cupit/examples/data $(SHARE)/cupit/editors/vim/syntax \
+	  $(SHARE)/cupit/editors/vim/ftdetect $(SHARE)/cupit/editors/vscode/syntaxes
 	install -m 755 $(CUPITC) $(DESTDIR)$(PREFIX)/bin/cupitc
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt.a
 	install -m 644 $(LIBRT_SERIAL) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt-serial.a
-	install -m 644 $(RUNTIME_HDR) $(DESTDIR)$(PREFIX)/include/cupit/
+	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(PREFIX)/include/cupit/
+	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/cupit.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/cupit.pc
+	install -m 644 docs/cupitc.1 $(SHARE)/man/man1/cupitc.1
+	install -m 644 README.md docs/*.md $(SHARE)/doc/cupit/
+	install -m 644 examples/*.nn $(SHARE)/cupit/examples/
+	install -m 644 examples/data/* $(SHARE)/cupit/examples/data/
+	install -m 644 editors/vim/syntax/cupit.vim $(SHARE)/cupit/editors/vim/syntax/
+	install -m 644 editors/vim/ftdetect/cupit.vim $(SHARE)/cupit/editors/vim/ftdetect/
+	install -m 644 editors/vscode/package.json editors/vscode/language-configuration.json \
+	  $(SHARE)/cupit/editors/vscode/
+	install -m 644 editors/vscode/syntaxes/cupit.tmLanguage.json $(SHARE)/cupit/editors/vscode/syntaxes/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	rm -rf $(SHARE)/doc/cupit $(SHARE)/cupit
+	-rmdir $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit 2>/dev/null
 
 # ---- examples and benchmarks --------------------------------------------------
 examples: all

@@ -114,3 +114,32 @@ check long-argument-list timeout 30 "$CUPITC" -S "$out/args.nn" -o "$out/args.c"
 
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"
+pfx=$ROOT/$out/prefix
+# only the public headers; the pkg-config file builds EXTERNAL C code
+check install-headers sh -c "[ -f '$pfx/include/cupit/cupit_stdlib.h' ] && [ ! -e '$pfx/include/cupit/rt_internal.h' ]"
+pkgconfig_builds() {
+    printf '#include <cupit_stdlib.h>\nvoid ext(void) { pInt(1); }\n' >"$out/pc.c"
+    # shellcheck disable=SC2046
+    cc -c $(PKG_CONFIG_PATH="$pfx/lib/pkgconfig" pkg-config --cflags cupit) "$out/pc.c" -o "$out/pc.o"
+}
+check install-pkgconfig pkgconfig_builds
+check install-share sh -c "[ -f '$pfx/share/man/man1/cupitc.1' ] && [ -f '$pfx/share/doc/cupit/tutorial.md' ] && [ -f '$pfx/share/cupit/examples/backprop.nn' ] && [ -f '$pfx/share/cupit/editors/vim/syntax/cupit.vim' ]"
+uninstalls() {
+    make -s uninstall PREFIX="$pfx" >/dev/null && [ -z "$(find "$pfx" -type f)" ]
+}
+check uninstall uninstalls
+# the man page names every option of --help; the editor files every keyword
+man_options() {
+    for o in $("$CUPITC" --help | grep -o -- '^  -[-A-Za-z0-9=]*' | sed -e 's/=.*//' -e 's/LIB$//' -e 's/DIR$//'); do
+        pat=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+        grep -q -- "$pat" docs/cupitc.1 || { echo "cupitc.1 lacks $o"; return 1; }
+    done
+}
+check man-page-options man_options
+editor_keywords() {
+    for k in $(grep -o '^ *"[A-Z][A-Za-z0-9]*" *{ return TK_' grammar/lexer.re | grep -o '"[^"]*"' | tr -d '"'); do
+        grep -qw "$k" editors/vim/syntax/cupit.vim || { echo "vim syntax lacks $k"; return 1; }
+        grep -qw "$k" editors/vscode/syntaxes/cupit.tmLanguage.json || { echo "vscode grammar lacks $k"; return 1; }
+    done
+}
+check editor-keywords editor_keywords

@@ -1,0 +1,2 @@
+" CuPit source files
+autocmd BufRead,BufNewFile *.nn setfiletype cupit
