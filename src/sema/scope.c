@@ -206,9 +206,21 @@ void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
 {
     if (!subr)
         return;
-    if (!subr->local_names) {
+    enum { SCAN_MAX = 32 }; /* few locals (the usual case): a scan, no table */
+    if (subr->locals.len < SCAN_MAX && !subr->local_names) {
+        int count = 0;
+        for (int i = 0; i < subr->locals.len; i++)
+            if (VEC_AT(subr->locals, i, Symbol)->name == sym->name)
+                count++;
+        vec_push(si->arena, &subr->locals, sym);
+        sym->cname = count ? arena_printf(si->arena, "%s_%d", sym->name, count + 1) : sym->name;
+        return;
+    }
+    if (!subr->local_names) { /* the table takes over from the scan */
         subr->local_names = arena_alloc(si->arena, sizeof *subr->local_names);
         memset(subr->local_names, 0, sizeof *subr->local_names);
+        for (int i = 0; i < subr->locals.len; i++)
+            (*name_count(si, subr->local_names, VEC_AT(subr->locals, i, Symbol)->name))++;
     }
     int *count = name_count(si, subr->local_names, sym->name);
     vec_push(si->arena, &subr->locals, sym);
