@@ -41,6 +41,10 @@ void protocolError(cp_int epochNumber, cp_real totalError, cp_int nrOfErrors);
 void pInt(cp_int me);
 void pReal(cp_real me);
 void pString(const char *me);
+/* True once --max-epochs is reached (or Ctrl-C was pressed while the
+ * program asks): a program that asks ends its training loop itself and
+ * goes on (tests, saving); one that never asks ends at the limit. */
+cp_bool trainingDone(void);
 
 /* Program parameters (--param NAME=VALUE). */
 cp_int intParam(const char *name, cp_int dflt);

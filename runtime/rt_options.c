@@ -286,6 +286,8 @@ void rt_init(int argc, char **argv, const char *program_name)
         fflush(stdout);
         exit(st);
     }
+    /* progress lines arrive when printed, also through a pipe */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (rt_opt.threads > 0)
         omp_set_num_threads(rt_opt.threads);
     rt_set_memory_limit(rt_opt.memory_limit);

@@ -10,12 +10,45 @@
 #include "rt_internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define RT_WEAK __attribute__((weak))
 
 static FILE *protocol;
+
+/* --max-epochs reached (protocolError saw the epoch), or SIGINT while the
+ * program asks trainingDone; and whether it ever asked. */
+static volatile sig_atomic_t limit_reached, interrupted;
+static bool training_asked;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    if (interrupted) /* a second Ctrl-C ends the program at once */
+        _exit(130);
+    interrupted = 1;
+}
+
+RT_WEAK cp_bool trainingDone(void)
+{
+    if (!training_asked) {
+        training_asked = true;
+        /* from now on Ctrl-C ends the training, not the program */
+        struct sigaction sa = {0};
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+    }
+    if (interrupted && !limit_reached) {
+        limit_reached = true;
+        fprintf(stderr, "%s: interrupted: ending the training (again: end the program)\n",
+                rt_opt.program);
+    }
+    return limit_reached != 0;
+}
 
 RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
                            cp_int nrOfErrors)
@@ -51,6 +84,9 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
         fflush(protocol);
     }
     if (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs) {
+        limit_reached = true;
+        if (training_asked)
+            return; /* the program ends its training itself (trainingDone) */
         fflush(stdout);
         fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",
                 rt_opt.program, (int)epochNumber);

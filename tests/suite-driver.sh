@@ -58,6 +58,32 @@ check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' 
 check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
 check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
 
+# --max-epochs and Ctrl-C end the training of a program that asks
+# trainingDone () and let it finish (a program that never asks ends)
+cat >"$out/td.nn" <<'NN'
+PROCEDURE protocolError (Int CONST epochNumber; Real CONST totalError; Int CONST nrOfErrors) IS EXTERNAL;
+Bool FUNCTION trainingDone () IS EXTERNAL;
+PROCEDURE pString (String CONST me) IS EXTERNAL;
+PROCEDURE program () IS
+  Int VAR epoch := 0;
+  REPEAT
+    epoch += 1;
+    protocolError (epoch, 1.0, 0);
+  UNTIL trainingDone () OR epoch = 100000000 END REPEAT;
+  pString ("after training\n");
+END;
+NN
+"$CUPITC" "$out/td.nn" -o "$out/td" >/dev/null 2>&1
+check training-done-epochs sh -c "'$out/td' --max-epochs 3 --no-protocol | tail -n 2 | tr '\\n' ' ' | grep -q '^epoch 3 error 1 errors 0 after training'"
+interrupt_training() {
+    "$out/td" --no-protocol >"$out/td.out" 2>"$out/td.err" &
+    p=$!
+    sleep 1
+    kill -INT "$p"
+    wait "$p" && tail -n 1 "$out/td.out" | grep -q '^after training' && grep -q 'interrupted' "$out/td.err"
+}
+check training-done-interrupt interrupt_training
+
 # a failing C compiler is reported with the command, exit status 1
 check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
 check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"

@@ -63,6 +63,7 @@ static const StdSubr subrs[] = {
     {"pInt", false, TY_ERROR, 1, {C(INT)}, "PROCEDURE pInt (Int CONST me) IS EXTERNAL;"},
     {"pReal", false, TY_ERROR, 1, {C(REAL)}, "PROCEDURE pReal (Real CONST me) IS EXTERNAL;"},
     {"pString", false, TY_ERROR, 1, {C(STRING)}, "PROCEDURE pString (String CONST me) IS EXTERNAL;"},
+    {"trainingDone", true, TY_BOOL, 0, {{0, 0}}, "Bool FUNCTION trainingDone () IS EXTERNAL;"},
     {"intParam", true, TY_INT, 2, {C(STRING), C(INT)},
      "Int FUNCTION intParam (String CONST name; Int CONST dflt) IS EXTERNAL;"},
     {"realParam", true, TY_REAL, 2, {C(STRING), C(REAL)},
