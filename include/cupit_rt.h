@@ -228,6 +228,19 @@ typedef struct rt_block {
     void **conns_shared; /* [nbundles], likewise */
 } rt_block;
 
+/* The data elements of a record type as scalar leaves, for saving
+ * networks in a portable format (saveNetworks, docs/runtime-abi.md §11):
+ * leaf i of a record at p is at p + offset + i * stride, i < count. */
+typedef enum rt_field_kind {
+    RT_F_I8, RT_F_I16, RT_F_I32, RT_F_REAL, RT_F_BOOL,
+    RT_F_POINTER /* String, Opaque: cannot be saved */
+} rt_field_kind;
+
+typedef struct rt_field {
+    uint32_t offset, count, stride;
+    uint8_t kind;
+} rt_field;
+
 typedef struct rt_group_desc {
     const char *name;     /* element name in the network type, for messages */
     size_t node_size;     /* sizeof the generated node record */
@@ -236,6 +249,8 @@ typedef struct rt_group_desc {
     bool is_array;        /* node ARRAY (fixed size), not a GROUP */
     int32_t array_size;   /* for arrays: the number of nodes */
     rt_lane_desc lane;    /* lane record of the node type (desc->lanes) */
+    const rt_field *fields; /* the node type's data elements */
+    int32_t nfields;
 } rt_group_desc;
 
 typedef struct rt_bundle_desc {
@@ -245,6 +260,8 @@ typedef struct rt_bundle_desc {
     rt_init_fn init;              /* connection element initializers */
     rt_merge_fn merge;            /* connection MERGE procedure, or NULL */
     rt_lane_desc lane;            /* lane record of the connection type */
+    const rt_field *fields;       /* the connection type's data elements */
+    int32_t nfields;
 } rt_bundle_desc;
 
 typedef struct rt_net_desc {
@@ -258,6 +275,8 @@ typedef struct rt_net_desc {
     const rt_bundle_desc *bundles;
     bool lanes;              /* replicated state uses lane blocks */
     rt_lane_desc lane;       /* lane record of the network type */
+    const rt_field *fields;  /* the network's own data elements */
+    int32_t nfields;
 } rt_net_desc;
 
 /* ---- network storage --------------------------------------------------- */
@@ -296,6 +315,10 @@ struct rt_net {
     int32_t nblocks;      /* lane blocks in state R(k) with desc->lanes */
     rt_block *blocks;     /* [nblocks], else NULL */
 };
+
+/* The program's network variables (generated main, before the program
+ * runs), for saveNetworks/loadNetworks: nets[i] is called names[i]. */
+void rt_register_networks(rt_net *const *nets, const char *const *names, int32_t n);
 
 /* Creates the unreplicated network: groups empty, node arrays populated and
  * initialized, no connections, network record initialized. */

@@ -46,6 +46,12 @@ void pString(const char *me);
  * goes on (tests, saving); one that never asks ends at the limit. */
 cp_bool trainingDone(void);
 
+/* Every network variable of the program, with its topology, to / from a
+ * file (the name goes through --data NAME=FILE like a data set's); the
+ * networks must not be replicated.  Format: docs/runtime-abi.md §11. */
+void saveNetworks(const char *file);
+void loadNetworks(const char *file);
+
 /* Program parameters (--param NAME=VALUE). */
 cp_int intParam(const char *name, cp_int dflt);
 cp_real realParam(const char *name, cp_real dflt);

@@ -132,6 +132,9 @@ int cg_group_index(CgNet *net, const Symbol *elem);
 int cg_bundle_index(CgNet *net, int src_group, const Symbol *src_iface,
                     int dst_group, const Symbol *dst_iface);
 void cg_emit_net_descs(Cg *cg);
+/* cg_fields.c: rt_field tables of node, connection and network types */
+void cg_emit_field_tables(Cg *cg);
+const char *cg_fields_init(Cg *cg, const Type *t); /* ".fields = ..., .nfields = ..." */
 const char *cg_desc_name(Cg *cg, const CgNet *net);
 
 /* ---- cg_expr.c ---- */

@@ -49,10 +49,10 @@ void cg_emit_net_descs(Cg *cg)
                 Type *node = type_node_of(gs->type);
                 bool arr = gs->type->kind == TY_ARRAY;
                 emit(o, "{.name = \"%s\", .node_size = sizeof(%s), .init = %s, .merge = %s, "
-                        ".is_array = %s, .array_size = %lld, .lane = %s},",
+                        ".is_array = %s, .array_size = %lld, .lane = %s, %s},",
                      gs->name, cg_ctype(cg, node), fn_or_null(cg, node), merge_or_null(cg, node),
                      arr ? "true" : "false", arr ? (long long)gs->type->size : 0LL,
-                     cg_lane_desc(cg, node));
+                     cg_lane_desc(cg, node), cg_fields_init(cg, node));
             }
             emit_close(o, ";");
         }
@@ -61,11 +61,12 @@ void cg_emit_net_descs(Cg *cg)
             for (int b = 0; b < n->nbundles; b++) {
                 CgBundle *bu = &n->bundles[b];
                 emit(o, "{.src_group = %d, .src_iface = %d, .dst_group = %d, .dst_iface = %d, "
-                        ".conn_size = sizeof(%s), .init = %s, .merge = %s, .lane = %s}, "
+                        ".conn_size = sizeof(%s), .init = %s, .merge = %s, .lane = %s, %s}, "
                         "/* %s.%s -> %s.%s */",
                      bu->src_group, bu->src_iface->index, bu->dst_group,
                      bu->dst_iface->index, cg_ctype(cg, bu->conn), fn_or_null(cg, bu->conn),
                      merge_or_null(cg, bu->conn), cg_lane_desc(cg, bu->conn),
+                     cg_fields_init(cg, bu->conn),
                      VEC_AT(n->groups, bu->src_group, Symbol)->name, bu->src_iface->name,
                      VEC_AT(n->groups, bu->dst_group, Symbol)->name, bu->dst_iface->name);
             }
@@ -81,6 +82,7 @@ void cg_emit_net_descs(Cg *cg)
              n->nbundles ? arena_printf(cg->arena, "%s_bundles", d) : "NULL");
         emit(o, ".lanes = %s, .lane = %s,", cg->opts.lanes ? "true" : "false",
              cg_lane_desc(cg, n->type));
+        emit(o, "%s,", cg_fields_init(cg, n->type));
         emit_close(o, ";");
         emit(o, "%s", "");
     }

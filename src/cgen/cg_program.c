@@ -534,9 +534,30 @@ static void emit_startup(Cg *cg)
     }
     emit_close(o, "%s", "");
     emit(o, "%s", "");
+    int nnets = 0;
+    for (int i = 0; i < cg->si->data.len; i++)
+        nnets += VEC_AT(cg->si->data, i, Symbol)->type->kind == TY_NETWORK;
+    if (nnets) { /* saveNetworks and loadNetworks find them here */
+        emit_open(o, "static rt_net *const cp_networks[] =");
+        for (int i = 0; i < cg->si->data.len; i++) {
+            Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+            if (s->type->kind == TY_NETWORK)
+                emit(o, "&%s,", cg_global(cg, s));
+        }
+        emit_close(o, ";");
+        emit_open(o, "static const char *const cp_network_names[] =");
+        for (int i = 0; i < cg->si->data.len; i++) {
+            Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+            if (s->type->kind == TY_NETWORK)
+                emit(o, "\"%s\",", s->name);
+        }
+        emit_close(o, ";");
+    }
     emit_open(o, "int main(int argc, char **argv)");
     emit(o, "rt_init(argc, argv, argv[0]);");
     emit(o, "cp_init_globals();");
+    if (nnets)
+        emit(o, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
     emit(o, "%s();", cg_subr_name(cg, cg->si->program));
     emit(o, "cp_fini_globals();");
     emit(o, "return rt_finish();");
@@ -594,6 +615,7 @@ bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter 
     emit(out, "%s", "");
 
     cg_emit_type_inits(&cg);
+    cg_emit_field_tables(&cg);
     cg_emit_net_descs(&cg);
 
     emit_directive(out, "/* ===== subroutines ===== */");

@@ -1,0 +1,93 @@
+#!/bin/sh
+# suite-save.sh -- saveNetworks and loadNetworks (docs/stdlib.md): a
+# network comes back with its values and its (pruned) topology, in the same
+# run and in another process, also into another build of the program
+# (--no-lanes, --portable, -O0: the format is portable); a file of another
+# program, a truncated, corrupted or foreign file and saving a replicated
+# network are run-time errors that say so; the example trainer saves and a
+# second run tests the loaded network without training.
+set -u
+suite=save
+. tests/tools/suite-env.sh
+src=tests/save/roundtrip.nn
+
+build() { # name flags... -> $out/name
+    n=$1
+    shift
+    if ! "$CUPITC" -Wall -Werror "$@" "$src" -o "$out/$n" >"$out/$n.log" 2>&1; then
+        echo "FAIL save-build-$n: does not compile"; sed 's/^/    /' "$out/$n.log" | head; return 1
+    fi
+}
+build rt || exit 0
+build rt-nolanes --no-lanes
+build rt-portable --portable -O0
+"$CUPITC" tests/save/other.nn -o "$out/other" >"$out/other.log" 2>&1 ||
+    echo "FAIL save-build-other: does not compile"
+
+run() { # exe args... -> stdout in $out/last, stderr in $out/last.err, status $st
+    exe=$1
+    shift
+    (cd "$out" && OMP_NUM_THREADS=1 timeout 60 "./$exe" --no-protocol "$@") >"$out/last" 2>"$out/last.err"
+    st=$?
+}
+
+# in one run: show, save, spoil values and topology, load: as before
+run rt --data net=saved.net
+if [ "$st" -eq 0 ] && [ "$(sed -n 1p "$out/last")" = "$(sed -n 3p "$out/last")" ] &&
+   [ "$(sed -n 1p "$out/last")" != "$(sed -n 2p "$out/last")" ]; then
+    echo "ok save-roundtrip"
+else
+    echo "FAIL save-roundtrip: status $st"; sed 's/^/    /' "$out/last" "$out/last.err" | head
+fi
+want=$(sed -n 1p "$out/last")
+# another process, and other builds of the same program, load it
+for exe in rt rt-nolanes rt-portable; do
+    run "$exe" --param mode=1 --data net=saved.net
+    if [ "$st" -eq 0 ] && [ "$(cat "$out/last")" = "$want" ]; then
+        echo "ok save-load-$exe"
+    else
+        echo "FAIL save-load-$exe: status $st, printed '$(cat "$out/last")', want '$want'"
+        sed 's/^/    /' "$out/last.err" | head -3
+    fi
+done
+
+fails_with() { # name pattern exe args...
+    name=$1 pat=$2
+    shift 2
+    run "$@"
+    if [ "$st" -eq 3 ] && grep -q -- "$pat" "$out/last.err"; then
+        echo "ok save-$name"
+    else
+        echo "FAIL save-$name: status $st (want 3), stderr:"; sed 's/^/    /' "$out/last.err" | head -3
+    fi
+}
+fails_with other-program "was saved by another program" other --data net=saved.net
+size=$(wc -c <"$out/saved.net")
+head -c $((size - 9)) "$out/saved.net" >"$out/short.net"
+fails_with truncated "is corrupted or truncated" rt --param mode=1 --data net=short.net
+cp "$out/saved.net" "$out/bad.net"
+printf 'X' | dd of="$out/bad.net" bs=1 seek=40 conv=notrunc 2>/dev/null
+fails_with corrupted "checksum mismatch" rt --param mode=1 --data net=bad.net
+printf 'epoch 1 error 2\n' >"$out/text.net"
+fails_with foreign "is not a file of saved networks" rt --param mode=1 --data net=text.net
+fails_with missing "cannot read 'nothing.net'" rt --param mode=1 --data net=nothing.net
+fails_with replicated "the network net is replicated" rt --param mode=2 --data net=r.net
+
+# the example trainer: train and save, then a second run loads and tests
+if "$CUPITC" examples/backprop.nn -o "$out/bp" >"$out/bp.log" 2>&1; then
+    data="--data $ROOT/examples/data/circle.train --data Test=$ROOT/examples/data/circle.test"
+    # shellcheck disable=SC2086
+    run bp $data --param hidden=8 --param epochs=60 --seed 3 --param save=1 --data trained=c.net
+    trained=$(grep '^test accuracy' "$out/last")
+    # shellcheck disable=SC2086
+    run bp $data --param hidden=8 --param load=1 --data trained=c.net
+    loaded=$(grep '^test accuracy' "$out/last")
+    if [ -n "$trained" ] && [ "$trained" = "$loaded" ] && ! grep -q '^epoch' "$out/last"; then
+        echo "ok save-example-backprop ($loaded)"
+    else
+        echo "FAIL save-example-backprop: trained '$trained', loaded '$loaded'"
+        sed 's/^/    /' "$out/last.err" | head -3
+    fi
+else
+    echo "FAIL save-example-backprop: does not compile"
+fi
