@@ -1,7 +1,8 @@
 /* fuzz_compile.c -- libFuzzer harness for the whole compiler (make fuzz).
  *
  * Each input is a CuPit source.  It goes through the front end, semantic
- * analysis, lowering and C generation exactly as `cupitc -S` would, with
+ * analysis (with the warnings of -Wall), lowering and C generation as
+ * `cupitc -Wall -S` would, with
  * diagnostics discarded; only a crash, a sanitizer report, a leak or a hang
  * is a finding.  The input's length picks the variant (default, --no-lanes,
  * -fno-fuse), so every variant is covered without changing the language of
@@ -77,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ast_set_arena(arena);
     Program *prog = parse_program(src, arena);
     if (diag_error_count() == 0 && sema_analyze(prog, arena) && diag_error_count() == 0) {
+        sema_warnings(prog); /* -Wall */
         int variant = (int)(size % 3);
         LowerOptions lo = {.lanes = variant != 1, .fuse = variant != 2};
         LowerPlan *plan = lower_program(prog, arena, &lo);
