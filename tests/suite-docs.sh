@@ -4,9 +4,10 @@
 # In every docs/*.md: a ```cupit block is a whole program; it must compile
 # warning-free (-Wall -Werror).  A line <!-- run: ARGS --> after it runs the
 # program with ARGS from the repository root (1 thread), and the next
-# ```output block is its exact standard output.  A ```cupit-excerpt block
-# (a piece shown while explaining) must appear verbatim in a ```cupit block
-# of the same file.
+# ```output block is its exact standard output.  A ```c block is EXTERNAL
+# C code compiled with the next ```cupit program.  A ```cupit-excerpt
+# block (a piece shown while explaining) must appear verbatim in a ```cupit
+# block of the same file.
 set -u
 suite=docs
 . tests/tools/suite-env.sh
@@ -20,6 +21,7 @@ for md in docs/*.md; do
         function flush() { if (fd != "") close(fd); fd = "" }
         /^```cupit-excerpt[ \t]*$/ { ne++; fd = sprintf("%s/excerpt%d.txt", dir, ne); mode = "x"; next }
         /^```cupit[ \t]*$/ { np++; fd = sprintf("%s/prog%d.nn", dir, np); mode = "p"; next }
+        /^```c[ \t]*$/ { fd = sprintf("%s/prog%d.c", dir, np + 1); mode = "c"; next }
         /^```output[ \t]*$/ { fd = sprintf("%s/prog%d.out", dir, np); mode = "o"; next }
         /^```/ && mode != "" { flush(); mode = ""; next }
         mode != "" { print > fd; next }
@@ -44,7 +46,10 @@ for md in docs/*.md; do
         [ -f "$src" ] || continue
         n=$(basename "$src" .nn)
         exe=$dir/$n
-        if ! "$CUPITC" -Wall -Werror "$src" -o "$exe" >"$dir/$n.log" 2>&1; then
+        ext=""
+        [ -f "$dir/$n.c" ] && ext="$dir/$n.c"
+        # shellcheck disable=SC2086
+        if ! "$CUPITC" -Wall -Werror "$src" $ext -o "$exe" >"$dir/$n.log" 2>&1; then
             echo "FAIL docs-$base-$n: does not compile warning-free"
             sed 's/^/    /' "$dir/$n.log" | head -10
             continue
