@@ -119,6 +119,12 @@ size_t rt_peak_bytes(void);
  * CUPIT_DATA, ...), seeds the random generator and sets the thread count.
  * Exits with status 2 on bad options, 0 after --help. */
 void rt_init(int argc, char **argv, const char *program_name);
+/* The parameters the program reads with intParam, realParam, ... (for
+ * --help), set by generated code before rt_init: "6" or "(computed)". */
+typedef struct rt_param_doc {
+    const char *name, *type, *dflt, *range; /* range "" when none */
+} rt_param_doc;
+void rt_set_param_docs(const rt_param_doc *docs, int n);
 /* Flushes output and releases the library's data sets and I/O areas;
  * returns the exit status (0, or 1 if standard output failed). */
 int rt_finish(void);

@@ -39,6 +39,8 @@ typedef struct rt_options {
     bool deterministic;      /* results independent of the thread count */
     double bias_value;
     int64_t max_epochs;      /* 0: no limit */
+    int64_t report_every;    /* --report N: epoch lines every N epochs (0, 1: all) */
+    bool summary;            /* --summary: a last line on stderr (also on a tty) */
     const char *protocol;    /* protocol file, or NULL */
     size_t memory_limit;     /* 0: none */
     int naliases;
@@ -77,6 +79,11 @@ void rt_random_release(void);
 
 void rt_stdlib_release(void);  /* data sets and I/O areas */
 void rt_protocol_close(void);
+/* At the end of the run: the summary line (--summary, or stderr a
+ * terminal). */
+void rt_protocol_finish(void);
+/* Seconds since rt_init. */
+double rt_seconds(void);
 
 /* ---- bundle rebuilding (rt_storage.c) ---------------------------------- */
 

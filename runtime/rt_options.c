@@ -14,11 +14,23 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { RT_DEFAULT_SEED = 1 };
 
 rt_options rt_opt = { .program = "cupit", .seed = RT_DEFAULT_SEED,
                       .bias_value = 1.0 };
+
+static struct timespec start_time; /* rt_init: the run's start, for rt_seconds */
+
+static const rt_param_doc *param_docs;
+static int nparam_docs;
+
+void rt_set_param_docs(const rt_param_doc *docs, int n)
+{
+    param_docs = docs;
+    nparam_docs = n;
+}
 
 static void usage(FILE *f)
 {
@@ -37,6 +49,11 @@ static void usage(FILE *f)
             "                       lines to FILE (default PROGRAM.protocol.tsv;\n"
             "                       env CUPIT_PROTOCOL, empty: none)\n"
             "  --no-protocol        write no protocol file\n"
+            "  --report N           print the epoch line of the first and every Nth\n"
+            "                       epoch only (env CUPIT_REPORT; the protocol file\n"
+            "                       gets every epoch)\n"
+            "  --summary            end with a summary line on stderr (epochs, final\n"
+            "                       error, time; the default when stderr is a terminal)\n"
             "  --param NAME=VALUE   value for intParam/realParam (repeatable)\n"
             "  --deterministic      the same output for every thread count: replicate\n"
             "                       counts as for %d threads, RANDOM in parallel code\n"
@@ -45,6 +62,12 @@ static void usage(FILE *f)
             "                       (suffix k, M or G)\n"
             "  --help               print this text\n",
             rt_opt.program, RT_DEFAULT_SEED, RT_DETERMINISTIC_THREADS);
+    if (nparam_docs > 0)
+        fprintf(f, "parameters of this program (--param NAME=VALUE):\n");
+    for (int i = 0; i < nparam_docs; i++)
+        fprintf(f, "  %-20s %s, default %s%s%s\n", param_docs[i].name, param_docs[i].type,
+                param_docs[i].dflt, *param_docs[i].range ? ", range " : "",
+                param_docs[i].range);
 }
 
 /* Reports a usage error; returns the exit status for it. */
@@ -171,6 +194,12 @@ static int apply(const char *opt, const char *val, const char *origin)
         if (val && strcmp(val, "1") != 0 && strcmp(val, "0") != 0)
             return bad("%s: expected 0 or 1, not '%s'", origin, val);
         rt_opt.deterministic = !val || strcmp(val, "1") == 0;
+    } else if (strcmp(opt, "report") == 0) {
+        if (!parse_i64(val, 1, INT32_MAX, &v))
+            return bad("%s: report interval must be a positive integer, not '%s'", origin, val);
+        rt_opt.report_every = v;
+    } else if (strcmp(opt, "summary") == 0) {
+        rt_opt.summary = true;
     } else if (strcmp(opt, "max-epochs") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))
             return bad("%s: epoch count must be a positive integer, not '%s'", origin, val);
@@ -193,7 +222,7 @@ static int from_environment(void)
     static const struct { const char *var, *opt; } env[] = {
         { "CUPIT_SEED", "seed" },           { "CUPIT_DATA", "data" },
         { "CUPIT_MAX_EPOCHS", "max-epochs" }, { "CUPIT_PROTOCOL", "protocol" },
-        { "CUPIT_DETERMINISTIC", "deterministic" },
+        { "CUPIT_DETERMINISTIC", "deterministic" }, { "CUPIT_REPORT", "report" },
     };
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         const char *val = getenv(env[i].var);
@@ -216,6 +245,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "seed", true, false },       { "threads", true, false },
         { "data", true, false },       { "bias", false, true },
         { "max-epochs", true, false }, { "protocol", true, false },
+        { "report", true, false },     { "summary", false, false },
         { "no-protocol", false, false },
         { "param", true, false },      { "memory-limit", true, false },
         { "symmetric", false, false }, { "deterministic", false, false },
@@ -286,12 +316,21 @@ void rt_init(int argc, char **argv, const char *program_name)
         fflush(stdout);
         exit(st);
     }
+    clock_gettime(CLOCK_MONOTONIC, &start_time);
     /* progress lines arrive when printed, also through a pipe */
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (rt_opt.threads > 0)
         omp_set_num_threads(rt_opt.threads);
     rt_set_memory_limit(rt_opt.memory_limit);
     rt_random_setup(rt_opt.seed);
+}
+
+double rt_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start_time.tv_sec) +
+           (double)(now.tv_nsec - start_time.tv_nsec) * 1e-9;
 }
 
 bool rt_deterministic(void)
@@ -307,6 +346,7 @@ int rt_threads(void)
 
 int rt_finish(void)
 {
+    rt_protocol_finish();
     for (int i = 0; i < rt_opt.nparams; i++)
         if (!rt_opt.params[i].used)
             fprintf(stderr, "%s: warning: --param %s was not used by the program\n",

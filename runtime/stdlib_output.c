@@ -50,11 +50,22 @@ RT_WEAK cp_bool trainingDone(void)
     return limit_reached != 0;
 }
 
+/* The last epoch reported, for the summary. */
+static struct { bool any; cp_int epoch, errors; cp_real error; } last;
+
 RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
                            cp_int nrOfErrors)
 {
-    printf("epoch %d error %g errors %d\n", (int)epochNumber,
-           (double)totalError, (int)nrOfErrors);
+    bool show = rt_opt.report_every <= 1 || !last.any ||
+                epochNumber % rt_opt.report_every == 0 ||
+                (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs);
+    if (show)
+        printf("epoch %d error %g errors %d\n", (int)epochNumber,
+               (double)totalError, (int)nrOfErrors);
+    last.any = true;
+    last.epoch = epochNumber;
+    last.error = totalError;
+    last.errors = nrOfErrors;
     static bool protocol_failed;
     if ((!rt_opt.protocol || *rt_opt.protocol) && !protocol && !protocol_failed) {
         /* the default file, PROGRAM.protocol.tsv in the current directory,
@@ -91,6 +102,17 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
         fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",
                 rt_opt.program, (int)epochNumber);
         exit(rt_finish());
+    }
+}
+
+void rt_protocol_finish(void)
+{
+    if (!last.any)
+        return;
+    if (rt_opt.summary || isatty(STDERR_FILENO)) {
+        fflush(stdout);
+        fprintf(stderr, "%s: %d epochs, final error %g (errors %d), %.2f s\n", rt_opt.program,
+                (int)last.epoch, (double)last.error, (int)last.errors, rt_seconds());
     }
 }
 

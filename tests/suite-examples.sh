@@ -128,3 +128,15 @@ if [ -x "$out/bin-backprop-omp" ]; then
     param_check param-epochs-negative 3 'param epochs=-1: must be between 1 and' --param epochs=-1
     param_check param-unused-data 0 'warning: --data Tset=x.data was not used' --data Tset=x.data --param epochs=1
 fi
+
+# the workflow options of generated programs: --help lists the program's
+# parameters, --report thins the epoch lines, --summary ends with a line
+workflow() { # NAME COMMAND-CHECK
+    if sh -c "$2" >"$out/$1.log" 2>&1; then echo "ok $1"; else echo "FAIL $1"; sed 's/^/    /' "$out/$1.log" | head -5; fi
+}
+if [ -x "$out/bin-backprop-omp" ]; then
+    bp="$out/bin-backprop-omp $(cat tests/examples/backprop.args) --no-protocol"
+    workflow help-lists-params "'$out/bin-backprop-omp' --help | grep -q '^  hidden  *Int, default 6, range 1 \.\.\. 100000'"
+    workflow report-interval "OMP_NUM_THREADS=1 $bp --report 50 | grep '^epoch' | cut -d' ' -f2 | tr '\\n' ' ' | grep -qx '1 50 100 150 '"
+    workflow summary "OMP_NUM_THREADS=1 $bp --summary 2>&1 >/dev/null | grep -q ': 150 epochs, final error [0-9.e-]* (errors [0-9]*), [0-9.]* s$'"
+fi

@@ -218,6 +218,8 @@ typedef struct SemaInfo {
     PtrVec data;       /* Symbol*: global data objects in textual order
                           (= initialization order) */
     PtrVec networks;   /* Symbol*: global NETWORK variables (subset of data) */
+    PtrVec param_calls; /* Expr*: calls of intParam, realParam, intParamIn,
+                           realParamIn (a generated program's --help lists them) */
     PtrVec subrs;      /* Symbol*: every subroutine (global, object, merge,
                           reduction, WTA) in textual order */
     Symbol *program;   /* the procedure `program`, NULL if missing */

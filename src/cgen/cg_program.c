@@ -503,6 +503,55 @@ static void emit_globals(Cg *cg)
     emit(o, "%s", "");
 }
 
+/* A compile-time value of a --param call's argument for --help. */
+static const char *doc_value(Cg *cg, const Expr *a)
+{
+    if (!a || !a->is_const)
+        return "(computed)";
+    if (a->type && a->type->kind == TY_REAL)
+        return cg_fmt(cg, "%g", a->const_real);
+    return cg_fmt(cg, "%lld", (long long)a->const_int);
+}
+
+/* The table of the parameters the program reads (intParam ("hidden", 6)
+ * and the like), once per name, for the generated program's --help;
+ * returns how many. */
+static int emit_param_docs(Cg *cg)
+{
+    const PtrVec *calls = &cg->si->param_calls;
+    int n = 0;
+    for (int i = 0; i < calls->len; i++) {
+        const Expr *e = VEC_AT(*calls, i, Expr);
+        const PtrVec *args = &e->u.call.args;
+        const Expr *name = args->len > 0 ? VEC_AT(*args, 0, Expr) : NULL;
+        if (!name || name->kind != EXPR_STRING)
+            continue;
+        bool dup = false;
+        for (int j = 0; j < i && !dup; j++) {
+            const Expr *o = VEC_AT(*calls, j, Expr);
+            const Expr *on = o->u.call.args.len ? VEC_AT(o->u.call.args, 0, Expr) : NULL;
+            dup = on && on->kind == EXPR_STRING && on->u.str_lit.len == name->u.str_lit.len &&
+                  memcmp(on->u.str_lit.bytes, name->u.str_lit.bytes,
+                         (size_t)name->u.str_lit.len) == 0;
+        }
+        if (dup)
+            continue;
+        if (n++ == 0)
+            emit_open(cg->out, "static const rt_param_doc cp_param_docs[] =");
+        const char *range = args->len >= 4 ? cg_fmt(cg, "%s ... %s",
+                                                    doc_value(cg, VEC_AT(*args, 2, Expr)),
+                                                    doc_value(cg, VEC_AT(*args, 3, Expr)))
+                                           : "";
+        emit(cg->out, "{%s, \"%s\", \"%s\", \"%s\"},", cg_string_literal(cg, name->u.str_lit.bytes,
+                                                                  name->u.str_lit.len),
+             e->type && e->type->kind == TY_REAL ? "Real" : "Int",
+             doc_value(cg, args->len > 1 ? VEC_AT(*args, 1, Expr) : NULL), range);
+    }
+    if (n)
+        emit_close(cg->out, ";");
+    return n;
+}
+
 static void emit_startup(Cg *cg)
 {
     Emitter *o = cg->out;
@@ -553,7 +602,10 @@ static void emit_startup(Cg *cg)
         }
         emit_close(o, ";");
     }
+    int ndocs = emit_param_docs(cg);
     emit_open(o, "int main(int argc, char **argv)");
+    if (ndocs)
+        emit(o, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
     emit(o, "rt_init(argc, argv, argv[0]);");
     emit(o, "cp_init_globals();");
     if (nnets)

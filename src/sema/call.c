@@ -4,6 +4,8 @@
  * replicates), applies the call-level table of §5.2 and the parameter rules
  * (CONST/VAR/IO, the VAR-parameter rule for object procedures), and records
  * calls of global subroutines for the central-agent computation. */
+#include <string.h>
+
 #include "sema_internal.h"
 #include "cupitc/stdlib_sigs.h"
 
@@ -140,6 +142,14 @@ void sema_check_var_param_rule(Ctx *c, Symbol *callee, Loc at)
 
 /* ---- plain calls ---------------------------------------------------------- */
 
+/* The standard functions that read --param (their calls are listed in a
+ * generated program's --help). */
+static bool is_param_function(const char *name)
+{
+    return strcmp(name, "intParam") == 0 || strcmp(name, "realParam") == 0 ||
+           strcmp(name, "intParamIn") == 0 || strcmp(name, "realParamIn") == 0;
+}
+
 static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
 {
     Ident f = e->u.call.callee;
@@ -212,6 +222,8 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
     e->call_kind = CALL_PLAIN;
     sema_check_args(c, sym, args, f.loc);
     sema_note_global_call(c, sym, f.loc);
+    if (sym->external && is_param_function(sym->name))
+        vec_push(c->si->arena, &c->si->param_calls, e);
     e->type = sym->result;
     e->cat = sym->result ? VC_VALUE : VC_NONE;
     return e->type;
