@@ -165,7 +165,7 @@ fuzz: all $(BUILD)/fuzz/fuzz_compile $(BUILD)/fuzz/fuzz_compile_cc
 # pkg-config file, the man page, the documentation and examples, and the
 # editor support; `make uninstall` removes exactly these files.
 SHARE := $(DESTDIR)$(PREFIX)/share
-INSTALLED := bin/cupitc lib/cupit/libcupitrt.a lib/cupit/libcupitrt-serial.a \
+INSTALLED := bin/cupitc bin/cupit-plot lib/cupit/libcupitrt.a lib/cupit/libcupitrt-serial.a \
              include/cupit/cupit_rt.h include/cupit/cupit_stdlib.h lib/pkgconfig/cupit.pc \
              share/man/man1/cupitc.1
 install: all
@@ -174,6 +174,7 @@ install: all
 	  $(SHARE)/cupit/examples/data $(SHARE)/cupit/editors/vim/syntax \
 	  $(SHARE)/cupit/editors/vim/ftdetect $(SHARE)/cupit/editors/vscode/syntaxes
 	install -m 755 $(CUPITC) $(DESTDIR)$(PREFIX)/bin/cupitc
+	install -m 755 scripts/cupit-plot $(DESTDIR)$(PREFIX)/bin/cupit-plot
 	install -m 644 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt.a
 	install -m 644 $(LIBRT_SERIAL) $(DESTDIR)$(PREFIX)/lib/cupit/libcupitrt-serial.a
 	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(PREFIX)/include/cupit/

@@ -84,6 +84,16 @@ interrupt_training() {
 }
 check training-done-interrupt interrupt_training
 
+# cupit-plot draws a protocol file as SVG by itself (one point per epoch)
+plot_svg() {
+    printf '# epoch\terror\terrors\n1\t4.5\t3\n2\t2.25\t1\n3\t0.5\t0\n' >"$out/p.tsv"
+    sh scripts/cupit-plot "$out/p.tsv" --log && [ -f "$out/p.svg" ] &&
+        grep -q '<polyline' "$out/p.svg" &&
+        [ "$(grep -o 'points="[^"]*"' "$out/p.svg" | tr ' ' '\n' | grep -c ',')" -eq 3 ] &&
+        ! sh scripts/cupit-plot "$out/p.tsv" -o "$out/p.txt" 2>/dev/null
+}
+check plot-svg plot_svg
+
 # a failing C compiler is reported with the command, exit status 1
 check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
 check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"
