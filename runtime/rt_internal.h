@@ -41,6 +41,7 @@ typedef struct rt_options {
     int64_t max_epochs;      /* 0: no limit */
     int64_t report_every;    /* --report N: epoch lines every N epochs (0, 1: all) */
     bool summary;            /* --summary: a last line on stderr (also on a tty) */
+    int64_t csv_outputs;     /* --csv-outputs N: target columns of CSV data (0: 1) */
     const char *protocol;    /* protocol file, or NULL */
     size_t memory_limit;     /* 0: none */
     int naliases;

@@ -41,6 +41,8 @@ static void usage(FILE *f)
             "  --data FILE          file for the data set named \"Data\"\n"
             "  --data NAME=FILE     file for the data set NAME (env CUPIT_DATA)\n"
             "  --bias[=C]           prepend a constant input column C (default 1.0)\n"
+            "  --csv-outputs N      a data file NAME.csv: its last N columns are the\n"
+            "                       targets (default 1); a first row of names is skipped\n"
             "  --symmetric          read target values t (0/1 class coding) as 2t-1,\n"
             "                       the range (-1, 1) of the tanh sigmoid\n"
             "  --max-epochs N       stop cleanly after epoch N of protocolError\n"
@@ -198,6 +200,11 @@ static int apply(const char *opt, const char *val, const char *origin)
         if (!parse_i64(val, 1, INT32_MAX, &v))
             return bad("%s: report interval must be a positive integer, not '%s'", origin, val);
         rt_opt.report_every = v;
+    } else if (strcmp(opt, "csv-outputs") == 0) {
+        if (!parse_i64(val, 1, 100000000, &v)) /* RT_DATA_MAX_VALUES */
+            return bad("%s: the number of output columns must be a positive integer, not '%s'",
+                       origin, val);
+        rt_opt.csv_outputs = v;
     } else if (strcmp(opt, "summary") == 0) {
         rt_opt.summary = true;
     } else if (strcmp(opt, "max-epochs") == 0) {
@@ -246,6 +253,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "data", true, false },       { "bias", false, true },
         { "max-epochs", true, false }, { "protocol", true, false },
         { "report", true, false },     { "summary", false, false },
+        { "csv-outputs", true, false },
         { "no-protocol", false, false },
         { "param", true, false },      { "memory-limit", true, false },
         { "symmetric", false, false }, { "deterministic", false, false },

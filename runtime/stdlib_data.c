@@ -117,8 +117,15 @@ static bool format_char(unsigned char c)
  * the first byte no data file can hold, at a token longer than any number
  * (RT_DATA_MAX_TOKEN) and at RT_DATA_MAX_BYTES, so an endless or binary
  * input (/dev/zero) is refused at once instead of filling the memory. */
+static bool is_csv(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".csv") == 0;
+}
+
 static char *slurp(const char *path, size_t *len_out)
 {
+    const bool csv = is_csv(path); /* commas, and a header row of names */
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -128,7 +135,7 @@ static char *slurp(const char *path, size_t *len_out)
     while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
         for (size_t i = len; i < len + got; i++) {
             unsigned char c = (unsigned char)buf[i];
-            if (!format_char(c)) {
+            if (!format_char(c) && !(csv && (c == ',' || c == '_' || c == '"'))) {
                 free(buf);
                 fclose(f);
                 rt_error((rt_srcpos){ path, line }, c >= 0x20 && c < 0x7f
@@ -137,7 +144,7 @@ static char *slurp(const char *path, size_t *len_out)
             }
             if (c == '\n')
                 line++;
-            token = strchr(" \t\r\n", c) ? 0 : token + 1;
+            token = strchr(csv ? " \t\r\n," : " \t\r\n", c) ? 0 : token + 1;
             if (token > RT_DATA_MAX_TOKEN) {
                 free(buf);
                 fclose(f);
@@ -175,12 +182,101 @@ static char *slurp(const char *path, size_t *len_out)
     return buf;
 }
 
+/* A CSV data file as the FANN text the reader knows: rows of
+ * comma-separated numbers, an optional first row of column names, the last
+ * --csv-outputs columns (default 1) the targets. */
+static char *csv_to_fann(const char *path, char *text, size_t *len)
+{
+    int32_t nout = rt_opt.csv_outputs > 0 ? (int32_t)rt_opt.csv_outputs : 1;
+    char *p = text;
+    int32_t line = 1, cols = -1, rows = 0;
+    /* a header row: its first field is not a number */
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p && !strchr("0123456789+-.", *p)) {
+        while (*p && *p != '\n')
+            p++;
+        if (*p)
+            p++;
+        line++;
+    }
+    size_t cap = *len * 2 + 64, out_len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        rt_out_of_memory(RT_NOWHERE, cap);
+    out_len = (size_t)snprintf(out, cap, "%32s\n", ""); /* room for the header */
+    while (*p) {
+        char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        int32_t fields = 1;
+        bool blank = true;
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] == ',')
+                fields++;
+            if (!strchr(" \t\r", p[i]))
+                blank = false;
+        }
+        if (!blank) {
+            if (cols < 0)
+                cols = fields;
+            if (fields != cols)
+                rt_error((rt_srcpos){ path, line }, "%d columns, but the first row has %d",
+                         (int)fields, (int)cols);
+            if (cols <= nout)
+                rt_error((rt_srcpos){ path, line }, "%d columns leave no inputs beside %d "
+                         "output column%s (--csv-outputs)", (int)cols, (int)nout,
+                         nout == 1 ? "" : "s");
+            /* every field a number, checked here so that messages name CSV lines */
+            for (char *q = p; q < p + n;) {
+                char *end;
+                double x = strtod(q, &end);
+                char *stop = end;
+                while (stop < p + n && strchr(" \t\r", *stop))
+                    stop++;
+                if (end == q || (stop < p + n && *stop != ','))
+                    rt_error((rt_srcpos){ path, line }, "'%.*s' is not a number",
+                             (int)(strcspn(q, ",\n") < 20 ? strcspn(q, ",\n") : 20), q);
+                if (!isfinite(x) || !isfinite((double)(cp_real)x))
+                    rt_error((rt_srcpos){ path, line }, "'%.*s' is not a finite number in the "
+                             "range of Real", (int)(end - q), q);
+                q = stop < p + n ? stop + 1 : stop;
+            }
+            /* inputs on one line, outputs on the next */
+            int32_t f = 0;
+            for (size_t i = 0; i < n; i++) {
+                char c = p[i];
+                if (c == ',') {
+                    f++;
+                    c = f == cols - nout ? '\n' : ' ';
+                }
+                out[out_len++] = c;
+            }
+            out[out_len++] = '\n';
+            rows++;
+        }
+        p += n + (eol ? 1 : 0);
+        line++;
+    }
+    out[out_len] = 0;
+    if (rows == 0)
+        rt_error((rt_srcpos){ path, line - 1 }, "no rows of numbers in the CSV file");
+    char head[40];
+    int hn = snprintf(head, sizeof head, "%d %d %d", (int)rows, (int)(cols < 0 ? 0 : cols - nout),
+                      (int)nout);
+    memcpy(out, head, (size_t)hn); /* the padded first line keeps its length */
+    free(text);
+    *len = out_len;
+    return out;
+}
+
 static void dataset_load(dataset *ds, const char *name)
 {
     const char *path = rt_data_file(name);
     reader r = { path, NULL, NULL, 1 };
     size_t len = 0;
     r.text = r.p = slurp(path, &len);
+    if (r.text && is_csv(path))
+        r.text = r.p = csv_to_fann(path, r.text, &len);
     if (!r.text) {
         if (strcmp(path, name) == 0)
             rt_error(RT_NOWHERE, "cannot read data file '%s': %s (use --data "

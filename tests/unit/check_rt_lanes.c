@@ -132,39 +132,39 @@ static void lnet_merge(void *me, const void *you, const void *shared)
  * use lane layout L, hid -> hid never has a lane MERGE, arr no MERGE. */
 #define LANE_GROUPS(L)                                                         \
     {                                                                          \
-        { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, L },         \
-        { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, L },        \
-        { "arr", sizeof(tnode), tnode_init, NULL, true, 3, NODE_LANES },       \
+        { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, L, NULL, 0 },         \
+        { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, L, NULL, 0 },        \
+        { "arr", sizeof(tnode), tnode_init, NULL, true, 3, NODE_LANES, NULL, 0 },       \
     }
 #define LANE_BUNDLES(L)                                                        \
     {                                                                          \
-        { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L },             \
-        { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES },    \
-        { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L },             \
+        { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L, NULL, 0 },             \
+        { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, CONN_LANES, NULL, 0 },    \
+        { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, L, NULL, 0 },             \
     }
 
 static const rt_group_desc lane_groups[] = LANE_GROUPS(NODE_LANES);
 static const rt_bundle_desc lane_bundles[] = LANE_BUNDLES(CONN_LANES);
 static const rt_net_desc lane_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, lane_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL }, NULL, 0,
 };
 /* With the lane-wise MERGE procedures. */
 static const rt_group_desc lmerge_groups[] = LANE_GROUPS(NODE_LANE_MERGE);
 static const rt_bundle_desc lmerge_bundles[] = LANE_BUNDLES(CONN_LANE_MERGE);
 static const rt_net_desc lmerge_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lmerge_groups, 3, lmerge_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, NULL },
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, NULL }, NULL, 0,
 };
 /* The same network without lanes (reference for the merge results). */
 static const rt_group_desc plain_groups[] = {
-    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
-    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
-    { "arr", sizeof(tnode), tnode_init, NULL, true, 3, {0} },
+    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, NULL, 0 },
+    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, NULL, 0 },
+    { "arr", sizeof(tnode), tnode_init, NULL, true, 3, {0}, NULL, 0 },
 };
 static const rt_net_desc plain_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, plain_groups, 3, test_bundles,
-    false, {0},
+    false, {0}, NULL, 0,
 };
 
 static rt_net net, ref;
@@ -612,7 +612,7 @@ static const rt_group_desc lfold_groups[] = LANE_GROUPS(NODE_LANE_FOLD);
 static const rt_bundle_desc lfold_bundles[] = LANE_BUNDLES(CONN_LANE_FOLD);
 static const rt_net_desc lfold_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lfold_groups, 3, lfold_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, lnet_fold },
+    true, { sizeof(lnet), lnet_get, lnet_put, lnet_merge, 0, lnet_fold }, NULL, 0,
 };
 
 /* Irregular values: the fold inside the lane records gives the bits of the
@@ -859,7 +859,7 @@ static void lsconn_merge(void *me, const void *you, const void *shared)
 static const rt_bundle_desc split_bundles[] = LANE_BUNDLES(SPLIT_LANES);
 static const rt_net_desc split_desc = {
     "net", sizeof(tnet), tnet_init, tnet_merge, 3, lane_groups, 3, split_bundles,
-    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL },
+    true, { sizeof(lnet), lnet_get, lnet_put, NULL, 0, NULL }, NULL, 0,
 };
 
 /* Per-replicate deltas into bundle IN_HID of both networks. */

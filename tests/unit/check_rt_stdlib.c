@@ -117,6 +117,38 @@ START_TEST(test_stdlib_open_and_round_robin)
 }
 END_TEST
 
+/* A .csv file: comma-separated rows, an optional header row, the last
+ * --csv-outputs columns (default 1) the targets; the same data as FANN. */
+START_TEST(test_stdlib_csv)
+{
+    const char *p = write_file("d.csv", "x1, x2 ,target\n0.5,-1,1\n\n2, 3,0\n-4,0.1,-1\n");
+    cp_int ii, ri, io, ro, n;
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 2);
+    ck_assert_int_eq(ro, 1);
+    ck_assert_int_eq(n, 3);
+    cp_io in = { 0 }, out = { 0 };
+    initIOareasxRxR(&in, &out, 3);
+    cp_int first = 0;
+    getExamplesxRxR(&in, &out, 3, &first);
+    cp_real *x = in.data, *t = out.data;
+    ck_assert_float_eq(x[0], 0.5f);
+    ck_assert_float_eq(x[1], -1);
+    ck_assert_float_eq(x[3], 3);
+    ck_assert_float_eq_tol(x[5], 0.1f, 1e-7f);
+    ck_assert_float_eq(t[0], 1);
+    ck_assert_float_eq(t[2], -1);
+    rt_opt.csv_outputs = 2; /* --csv-outputs 2 */
+    p = write_file("e.csv", "1,2,3\n4,5,6\n");
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 1);
+    ck_assert_int_eq(ro, 2);
+    ck_assert_int_eq(n, 2);
+    rt_opt.csv_outputs = 0;
+    rt_stdlib_release();
+}
+END_TEST
+
 START_TEST(test_stdlib_bias_column_and_alias)
 {
     const char *p = write_file("train.txt", three_examples);
@@ -194,6 +226,17 @@ START_TEST(test_stdlib_malformed_files)
         { "1 200000000 1\n1 2\n1\n", "f.data:1: run-time error: header: the input count 200000000 is more than the reader's limit of 100000000 (RT_DATA_MAX_VALUES)" },
         { "99999999 99999999 1\n1 2\n", "f.data:1: run-time error: header: 99999999 examples of 100000000 values do not fit a file of 24 bytes" },
     };
+    static const struct { const char *text, *msg; } csv_cases[] = {
+        { "a,b\n", "f.csv:1: run-time error: no rows of numbers in the CSV file" },
+        { "1,2,3\n4,5\n", "f.csv:2: run-time error: 2 columns, but the first row has 3" },
+        { "a,b,c\n1,2,3\n4,x5,6\n", "f.csv:3: run-time error: 'x5' is not a number" },
+        { "7\n", "f.csv:1: run-time error: 1 columns leave no inputs beside 1 output column" },
+        { "1,1e40\n", "f.csv:1: run-time error: '1e40' is not a finite number in the range of Real" },
+    };
+    for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
+        bad_path = write_file("f.csv", csv_cases[i].text);
+        ck_assert_rt_error(open_bad, NULL, csv_cases[i].msg);
+    }
     /* an endless binary input is refused at its first byte */
     bad_path = "/dev/zero";
     ck_assert_rt_error(open_bad, NULL, "/dev/zero:1: run-time error: byte 0x00 cannot be part of a data file");
@@ -428,6 +471,7 @@ static Suite *stdlib_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_stdlib_open_and_round_robin);
     tcase_add_test(tc, test_stdlib_bias_column_and_alias);
+    tcase_add_test(tc, test_stdlib_csv);
     tcase_add_test(tc, test_stdlib_reads_shared_xor);
     tcase_add_test(tc, test_stdlib_malformed_files);
     tcase_add_test(tc, test_stdlib_missing_data_names_option);

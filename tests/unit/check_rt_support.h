@@ -133,17 +133,17 @@ static inline void tnet_merge(void *me, const void *you)
 }
 
 static const rt_group_desc test_groups[] = {
-    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
-    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0} },
-    { "arr", sizeof(tnode), tnode_init, tnode_merge, true, 3, {0} },
+    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, NULL, 0 },
+    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, NULL, 0 },
+    { "arr", sizeof(tnode), tnode_init, tnode_merge, true, 3, {0}, NULL, 0 },
 };
 static const rt_bundle_desc test_bundles[] = {
-    { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0} },
-    { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0} },
-    { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0} },
+    { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, NULL, 0 },
+    { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, NULL, 0 },
+    { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, NULL, 0 },
 };
 __attribute__((unused)) static const rt_net_desc test_desc = {
-    "net", sizeof(tnet), tnet_init, tnet_merge, 3, test_groups, 3, test_bundles, false, {0},
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, test_groups, 3, test_bundles, false, {0}, NULL, 0,
 };
 
 #define HERE ((rt_srcpos){ "test.nn", __LINE__ })
