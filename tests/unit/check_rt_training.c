@@ -50,17 +50,17 @@ static void node_merge(void *me, const void *you)
 }
 
 static const rt_group_desc mlp_groups[] = {
-    { "in", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
-    { "hid", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
-    { "out", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0} },
+    { "in", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0}, NULL, 0 },
+    { "hid", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0}, NULL, 0 },
+    { "out", sizeof(sigmoid_node), NULL, node_merge, false, 0, {0}, NULL, 0 },
 };
 static const rt_bundle_desc mlp_bundles[] = {
-    { IN, 1, HID, 0, sizeof(weight), weight_init, weight_merge, {0} },
-    { HID, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0} },
-    { IN, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0} },
+    { IN, 1, HID, 0, sizeof(weight), weight_init, weight_merge, {0}, NULL, 0 },
+    { HID, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0}, NULL, 0 },
+    { IN, 1, OUT, 0, sizeof(weight), weight_init, weight_merge, {0}, NULL, 0 },
 };
 static const rt_net_desc mlp_desc = { "net", sizeof(mlp), NULL, NULL, 3,
-                                      mlp_groups, 3, mlp_bundles, false, {0} };
+                                      mlp_groups, 3, mlp_bundles, false, {0}, NULL, 0 };
 
 static rt_net net;
 
