@@ -1,0 +1,166 @@
+/* check_rt_save.c -- Check suite for saveNetworks/loadNetworks
+ * (runtime/rt_save.c): a network with values and an irregular topology
+ * comes back exactly; a file whose networks have other element kinds, a
+ * damaged file and a replicated network are run-time errors. */
+#include "check_rt_support.h"
+#include "../../runtime/cupit_stdlib.h"
+
+enum { IN, HID, ARR };
+enum { IN_HID, HID_HID, ARR_HID };
+
+/* the element leaves of the test types */
+static const rt_field node_fields[] = {
+    {offsetof(tnode, id), 1, 0, RT_F_I32}, {offsetof(tnode, act), 1, 0, RT_F_REAL},
+    {offsetof(tnode, sum), 1, 0, RT_F_REAL},
+};
+static const rt_field conn_fields[] = {
+    {offsetof(tconn, tag), 1, 0, RT_F_I32}, {offsetof(tconn, w), 1, 0, RT_F_REAL},
+    {offsetof(tconn, delta), 1, 0, RT_F_REAL},
+};
+static const rt_field net_fields[] = {
+    {offsetof(tnet, total), 1, 0, RT_F_REAL}, {offsetof(tnet, created), 1, 0, RT_F_I32},
+};
+static const rt_field other_net_fields[] = { /* another program: an Int for a Real */
+    {offsetof(tnet, total), 1, 0, RT_F_I32}, {offsetof(tnet, created), 1, 0, RT_F_I32},
+};
+
+#define GROUPS {                                                                   \
+    { "in", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, node_fields, 3 }, \
+    { "hid", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, node_fields, 3 }, \
+    { "arr", sizeof(tnode), tnode_init, tnode_merge, true, 3, {0}, node_fields, 3 }, }
+#define BUNDLES {                                                                   \
+    { 0, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, conn_fields, 3 },    \
+    { 1, 1, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, conn_fields, 3 },    \
+    { 2, 0, 1, 0, sizeof(tconn), tconn_init, tconn_merge, {0}, conn_fields, 3 }, }
+static const rt_group_desc groups[] = GROUPS;
+static const rt_bundle_desc bundles[] = BUNDLES;
+static const rt_net_desc desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, groups, 3, bundles, false, {0},
+    net_fields, 2,
+};
+static const rt_net_desc other_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 3, groups, 3, bundles, false, {0},
+    other_net_fields, 2,
+};
+
+static rt_net net;
+static rt_net *const nets[] = { &net };
+static const char *const names[] = { "net" };
+static char path[256];
+
+static void setup(void)
+{
+    node_counter = conn_counter = 0;
+    rt_seed(7);
+    rt_net_create(&net, &desc, HERE);
+    rt_register_networks(nets, names, 1);
+    snprintf(path, sizeof path, "/tmp/check_rt_save.%d.net", (int)getpid());
+}
+
+static void teardown(void)
+{
+    rt_net_destroy(&net);
+    remove(path);
+}
+
+/* in: 4 nodes, hid: 3; in -> hid without two connections, hid -> hid one */
+static void build(void)
+{
+    rt_extend(&net, IN, 4, HERE);
+    rt_extend(&net, HID, 3, HERE);
+    rt_connect(&net, IN_HID, 0, 3, 0, 2, HERE);
+    rt_disconnect(&net, IN_HID, 1, 1, 2, 2, HERE);
+    rt_disconnect(&net, IN_HID, 3, 3, 0, 0, HERE);
+    rt_connect(&net, HID_HID, 2, 2, 0, 0, HERE);
+    tconn *c = net.reps[0].conns[IN_HID];
+    for (int32_t k = 0; k < net.bundles[IN_HID].nconn; k++)
+        c[k].delta = (cp_real)k * 0.25f;
+    ((tnode *)net.reps[0].nodes[HID])[1].act = 1.5f;
+    ((tnet *)net.reps[0].net_data)->total = -2.0f;
+}
+
+START_TEST(test_save_load_roundtrip)
+{
+    build();
+    rt_bundle before = net.bundles[IN_HID];
+    int32_t src[16], dst_start[8];
+    tconn conns[16];
+    memcpy(src, before.src_node, (size_t)before.nconn * sizeof *src);
+    memcpy(dst_start, before.dst_start, 4 * sizeof *dst_start);
+    memcpy(conns, net.reps[0].conns[IN_HID], (size_t)before.nconn * sizeof *conns);
+    saveNetworks(path);
+    /* spoil everything */
+    rt_extend(&net, IN, 2, HERE);
+    rt_extend(&net, HID, -1, HERE);
+    rt_connect(&net, IN_HID, 0, 5, 0, 1, HERE);
+    ((tnet *)net.reps[0].net_data)->total = 9.0f;
+    loadNetworks(path);
+    ck_assert_int_eq(net.count[IN], 4);
+    ck_assert_int_eq(net.count[HID], 3);
+    ck_assert_int_eq(net.bundles[IN_HID].nconn, 10);
+    ck_assert_int_eq(net.bundles[HID_HID].nconn, 1);
+    ck_assert_mem_eq(net.bundles[IN_HID].src_node, src, 10 * sizeof *src);
+    ck_assert_mem_eq(net.bundles[IN_HID].dst_start, dst_start, 4 * sizeof *dst_start);
+    tconn *c = net.reps[0].conns[IN_HID];
+    for (int k = 0; k < 10; k++) {
+        ck_assert_int_eq(c[k].tag, conns[k].tag);
+        ck_assert_float_eq(c[k].w, conns[k].w);
+        ck_assert_float_eq(c[k].delta, conns[k].delta);
+    }
+    ck_assert_float_eq(((tnode *)net.reps[0].nodes[HID])[1].act, 1.5f);
+    ck_assert_float_eq(((tnet *)net.reps[0].net_data)->total, -2.0f);
+    ck_assert(!net.bundles[IN_HID].dense);
+}
+END_TEST
+
+static void load_into_other(void *arg)
+{
+    (void)arg;
+    static rt_net other;
+    static rt_net *const others[] = { &other };
+    rt_net_create(&other, &other_desc, HERE);
+    rt_register_networks(others, names, 1);
+    loadNetworks(path);
+}
+
+static void load_damaged(void *arg)
+{
+    (void)arg;
+    FILE *f = fopen(path, "r+b");
+    fseek(f, 30, SEEK_SET);
+    fputc('Z', f);
+    fclose(f);
+    loadNetworks(path);
+}
+
+static void save_replicated(void *arg)
+{
+    (void)arg;
+    rt_replicate(&net, 2, 2, false, 0, HERE);
+    saveNetworks(path);
+}
+
+START_TEST(test_save_load_errors)
+{
+    build();
+    saveNetworks(path);
+    ck_assert_rt_error(load_into_other, NULL, "was saved by another program");
+    ck_assert_rt_error(load_damaged, NULL, "checksum mismatch");
+    ck_assert_rt_error(save_replicated, NULL, "the network net is replicated");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rt_save");
+    TCase *tc = tcase_create("save");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_save_load_roundtrip);
+    tcase_add_test(tc, test_save_load_errors);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
