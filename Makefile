@@ -43,7 +43,7 @@ RUNTIME_SRC  := $(wildcard runtime/*.c)
 RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 RUNTIME_HDR  := include/cupit_rt.h $(wildcard runtime/*.h)
 # what programs and EXTERNAL C code include: installed, unlike rt_internal.h
-PUBLIC_HDR   := include/cupit_rt.h runtime/cupit_stdlib.h
+PUBLIC_HDR   := include/cupit_rt.h runtime/cupit_stdlib.h runtime/cupit_embed.h
 
 CUPITC       := $(BUILD)/bin/cupitc
 LIBRT        := $(BUILD)/lib/cupit/libcupitrt.a
@@ -166,12 +166,13 @@ fuzz: all $(BUILD)/fuzz/fuzz_compile $(BUILD)/fuzz/fuzz_compile_cc
 # editor support; `make uninstall` removes exactly these files.
 SHARE := $(DESTDIR)$(PREFIX)/share
 INSTALLED := bin/cupitc bin/cupit-plot lib/cupit/libcupitrt.a lib/cupit/libcupitrt-serial.a \
-             include/cupit/cupit_rt.h include/cupit/cupit_stdlib.h lib/pkgconfig/cupit.pc \
+             include/cupit/cupit_rt.h include/cupit/cupit_stdlib.h include/cupit/cupit_embed.h \
+             lib/pkgconfig/cupit.pc \
              share/man/man1/cupitc.1
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cupit $(DESTDIR)$(PREFIX)/include/cupit \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(SHARE)/man/man1 $(SHARE)/doc/cupit \
-	  $(SHARE)/cupit/examples/data $(SHARE)/cupit/editors/vim/syntax \
+	  $(SHARE)/cupit/examples/data $(SHARE)/cupit/examples/embed $(SHARE)/cupit/editors/vim/syntax \
 	  $(SHARE)/cupit/editors/vim/ftdetect $(SHARE)/cupit/editors/vscode/syntaxes
 	install -m 755 $(CUPITC) $(DESTDIR)$(PREFIX)/bin/cupitc
 	install -m 755 scripts/cupit-plot $(DESTDIR)$(PREFIX)/bin/cupit-plot
@@ -183,6 +184,7 @@ install: all
 	install -m 644 README.md docs/*.md $(SHARE)/doc/cupit/
 	install -m 644 examples/*.nn $(SHARE)/cupit/examples/
 	install -m 644 examples/data/* $(SHARE)/cupit/examples/data/
+	install -m 644 examples/embed/* $(SHARE)/cupit/examples/embed/
 	install -m 644 editors/vim/syntax/cupit.vim $(SHARE)/cupit/editors/vim/syntax/
 	install -m 644 editors/vim/ftdetect/cupit.vim $(SHARE)/cupit/editors/vim/ftdetect/
 	install -m 644 editors/vscode/package.json editors/vscode/language-configuration.json \

@@ -44,6 +44,7 @@ typedef struct Options {
     bool line_directives;
     bool openmp;
     bool portable;   /* --portable: no host tuning */
+    bool library;    /* --library: an object with the API of cupit_embed.h */
     bool check_index;
     bool check_overflow;
     bool lanes;
@@ -83,6 +84,8 @@ static void usage(FILE *out)
           "  -Werror            make warnings errors;  -w  no warnings\n"
           "  --no-line          no #line directives in the generated C\n"
           "  --no-openmp        build without OpenMP (serial program)\n"
+          "  --library          an object file without main, with the C API of\n"
+          "                     cupit_embed.h (cupit_init, cupit_call, cupit_io, ...)\n"
           "  --portable         code for any machine of the architecture (default: tuned\n"
           "                     for this machine's CPU, -march=native)\n"
           "  --no-checks        drop the subscript range checks\n"
@@ -183,6 +186,10 @@ static int parse_args(int argc, char **argv, Options *o)
             o->openmp = false;
         } else if (strcmp(a, "--portable") == 0) {
             o->portable = true;
+        } else if (strcmp(a, "--library") == 0) {
+            o->library = true;
+            if (o->stop == STOP_LINK)
+                o->stop = STOP_OBJECT; /* the C program that uses it links */
         } else if (strcmp(a, "--no-checks") == 0) {
             o->check_index = false;
         } else if (strcmp(a, "--check-overflow") == 0) {
@@ -364,7 +371,8 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
                      .check_overflow = opt->check_overflow,
                      .lanes = opt->lanes,
                      .builtins = opt->builtins == 1 || (opt->builtins < 0 && !has_user_files(opt)),
-                     .source_name = opt->input};
+                     .source_name = opt->input,
+                     .library = opt->library};
     if (!cg_generate(prog, plan, &cgo, &em)) {
         emit_free(&em);
         return EXIT_INPUT_ERROR;

@@ -91,3 +91,24 @@ if "$CUPITC" examples/backprop.nn -o "$out/bp" >"$out/bp.log" 2>&1; then
 else
     echo "FAIL save-example-backprop: does not compile"
 fi
+
+# a trained network used from C (examples/embed): cupitc --library, the API
+# of cupit_embed.h, training and saving in one run, loading and classifying
+# from C in the next
+emb=$out/embed
+mkdir -p "$emb"
+if "$CUPITC" -Wall -Werror --library examples/embed/xor.nn -o "$emb/xor.o" >"$emb/log" 2>&1 &&
+   cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" examples/embed/main.c "$emb/xor.o" \
+      "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/xor-app" >>"$emb/log" 2>&1; then
+    (cd "$emb" && OMP_NUM_THREADS=1 ./xor-app train --data "$ROOT/examples/data/xor.data" \
+        --data trained=xor.net --seed 1 --no-protocol && OMP_NUM_THREADS=1 ./xor-app --data trained=xor.net) \
+        >"$emb/out" 2>&1
+    if printf 'trained, error 0.0148123\n-1 -1 -> -0.929\n-1  1 -> +0.935\n 1 -1 -> +0.934\n 1  1 -> -0.967\n' |
+       cmp -s - "$emb/out"; then
+        echo "ok save-embed-c"
+    else
+        echo "FAIL save-embed-c: printed"; sed 's/^/    /' "$emb/out" | head
+    fi
+else
+    echo "FAIL save-embed-c: does not build"; sed 's/^/    /' "$emb/log" | head
+fi

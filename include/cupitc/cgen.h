@@ -19,6 +19,7 @@ typedef struct CgOptions {
     const char *source_name; /* file name used in #line and error messages */
     bool lanes;           /* replicated networks run in lane blocks (SIMD) */
     bool builtins;        /* call the standard library's arithmetic inline */
+    bool library;         /* --library: the API of cupit_embed.h instead of main */
 } CgOptions;
 
 /* Emits the program into `out`, with the shapes and lane plan of the

@@ -552,6 +552,64 @@ static int emit_param_docs(Cg *cg)
     return n;
 }
 
+/* --library: cupit_embed.h's functions instead of main -- entry points
+ * are the global procedures without parameters, data goes through the
+ * global I/O areas. */
+static void emit_library_api(Cg *cg, int ndocs, int nnets)
+{
+    Emitter *o = cg->out;
+    emit(o, "#include \"cupit_embed.h\"");
+    emit_open(o, "static const struct { const char *name; void (*fn)(void); } cp_entries[] =");
+    int n = 0;
+    for (int i = 0; i < cg->si->subrs.len; i++) {
+        Symbol *s = VEC_AT(cg->si->subrs, i, Symbol);
+        if (s->kind == SYM_PROC && !s->external && s->params.len == 0) {
+            emit(o, "{\"%s\", %s},", s->name, cg_subr_name(cg, s));
+            n++;
+        }
+    }
+    emit_close(o, ";");
+    int nio = 0;
+    for (int i = 0; i < cg->si->data.len; i++)
+        nio += VEC_AT(cg->si->data, i, Symbol)->access == ACCESS_IO;
+    if (nio) {
+        emit_open(o, "static const struct { const char *name; cp_io *area; } cp_areas[] =");
+        for (int i = 0; i < cg->si->data.len; i++) {
+            Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+            if (s->access == ACCESS_IO)
+                emit(o, "{\"%s\", &%s},", s->name, cg_global(cg, s));
+        }
+        emit_close(o, ";");
+    }
+    emit_open(o, "int cupit_init(int argc, char **argv)");
+    if (ndocs)
+        emit(o, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
+    emit(o, "rt_init(argc, argv, argc > 0 ? argv[0] : \"cupit\");");
+    emit(o, "cp_init_globals();");
+    if (nnets)
+        emit(o, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
+    emit(o, "return 0;");
+    emit_close(o, "%s", "");
+    emit_open(o, "int cupit_call(const char *name)");
+    emit(o, "for (int i = 0; i < %d; i++)", n);
+    emit(o, "    if (__builtin_strcmp(cp_entries[i].name, name) == 0) { cp_entries[i].fn(); return 0; }");
+    emit(o, "return -1;");
+    emit_close(o, "%s", "");
+    emit_open(o, "cp_io *cupit_io(const char *name)");
+    if (nio) {
+        emit(o, "for (int i = 0; i < %d; i++)", nio);
+        emit(o, "    if (__builtin_strcmp(cp_areas[i].name, name) == 0) return cp_areas[i].area;");
+    } else {
+        emit(o, "(void)name;");
+    }
+    emit(o, "return 0;");
+    emit_close(o, "%s", "");
+    emit_open(o, "int cupit_finish(void)");
+    emit(o, "cp_fini_globals();");
+    emit(o, "return rt_finish();");
+    emit_close(o, "%s", "");
+}
+
 static void emit_startup(Cg *cg)
 {
     Emitter *o = cg->out;
@@ -603,6 +661,10 @@ static void emit_startup(Cg *cg)
         emit_close(o, ";");
     }
     int ndocs = emit_param_docs(cg);
+    if (cg->opts.library) {
+        emit_library_api(cg, ndocs, nnets);
+        return;
+    }
     emit_open(o, "int main(int argc, char **argv)");
     if (ndocs)
         emit(o, "rt_set_param_docs(cp_param_docs, %d);", ndocs);

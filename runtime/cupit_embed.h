@@ -1,0 +1,42 @@
+/* cupit_embed.h -- a compiled CuPit program used from C.
+ *
+ * `cupitc --library prog.nn -o prog.o` compiles the program without a
+ * main function and with these four instead; link prog.o with the C code
+ * and the runtime (pkg-config cupit).  The program's global procedures
+ * without parameters are its entry points, its global I/O areas the way
+ * data goes in and out (docs/runtime-abi.md §5: a Real area holds
+ * replicate r's value i at ((cp_real *)area->data)[r * per_rep + i]).
+ *
+ *   cupit_init (argc, argv);           program options: --data, --seed, ...
+ *   cupit_call ("restore");            e.g. loadNetworks ("trained")
+ *   cp_io *in = cupit_io ("xIn");      filled by C after the program
+ *                                      allocated it (initIOareaxR)
+ *   cupit_call ("predict");
+ *   return cupit_finish ();
+ *
+ * A run-time error of the program ends the process, as in a program of
+ * its own. */
+#ifndef CUPIT_EMBED_H
+#define CUPIT_EMBED_H
+
+#include "cupit_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options as a generated program takes them; creates the global objects
+ * and networks.  Returns 0. */
+int cupit_init(int argc, char **argv);
+/* Runs the global procedure `name` (one without parameters); 0, or -1 if
+ * the program has no such procedure. */
+int cupit_call(const char *name);
+/* The global I/O area `name`, or NULL. */
+cp_io *cupit_io(const char *name);
+/* Releases everything; returns the exit status a program would have. */
+int cupit_finish(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
