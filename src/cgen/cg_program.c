@@ -552,6 +552,17 @@ static int emit_param_docs(Cg *cg)
     return n;
 }
 
+/* The runtime's start and the global objects, in main or cupit_init. */
+static void emit_program_start(Cg *cg, int ndocs, int nnets, const char *name)
+{
+    if (ndocs)
+        emit(cg->out, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
+    emit(cg->out, "rt_init(argc, argv, %s);", name);
+    emit(cg->out, "cp_init_globals();");
+    if (nnets)
+        emit(cg->out, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
+}
+
 /* --library: cupit_embed.h's functions instead of main -- entry points
  * are the global procedures without parameters, data goes through the
  * global I/O areas. */
@@ -582,12 +593,7 @@ static void emit_library_api(Cg *cg, int ndocs, int nnets)
         emit_close(o, ";");
     }
     emit_open(o, "int cupit_init(int argc, char **argv)");
-    if (ndocs)
-        emit(o, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
-    emit(o, "rt_init(argc, argv, argc > 0 ? argv[0] : \"cupit\");");
-    emit(o, "cp_init_globals();");
-    if (nnets)
-        emit(o, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
+    emit_program_start(cg, ndocs, nnets, "argc > 0 ? argv[0] : \"cupit\"");
     emit(o, "return 0;");
     emit_close(o, "%s", "");
     emit_open(o, "int cupit_call(const char *name)");
@@ -666,12 +672,7 @@ static void emit_startup(Cg *cg)
         return;
     }
     emit_open(o, "int main(int argc, char **argv)");
-    if (ndocs)
-        emit(o, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
-    emit(o, "rt_init(argc, argv, argv[0]);");
-    emit(o, "cp_init_globals();");
-    if (nnets)
-        emit(o, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
+    emit_program_start(cg, ndocs, nnets, "argv[0]");
     emit(o, "%s();", cg_subr_name(cg, cg->si->program));
     emit(o, "cp_fini_globals();");
     emit(o, "return rt_finish();");
