@@ -115,7 +115,7 @@ $(LIBRT_SERIAL): $(RUNTIME_SERIAL_OBJ)
 .PHONY: runtime-headers
 runtime-headers: $(PUBLIC_HDR)
 	@mkdir -p $(RT_INC_DIR)
-	@cp -p $(PUBLIC_HDR) $(RT_INC_DIR)/
+	@for h in $(PUBLIC_HDR); do cmp -s $$h $(RT_INC_DIR)/$${h##*/} || cp -p $$h $(RT_INC_DIR)/; done
 
 # ---- tests --------------------------------------------------------------------
 $(BUILD)/tests/check_rt_%: tests/unit/check_rt_%.c $(LIBRT)

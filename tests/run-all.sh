@@ -43,22 +43,46 @@ for t in ${UNIT_BIN:-}; do
     echo "unit $(basename "$t"): $line"
 done
 
-for s in tests/suite-*.sh; do
-    [ -f "$s" ] || continue
-    sh "$s" >"$log" 2>&1
-    status=$?
-    p=$(grep -c '^ok ' "$log")
-    f=$(grep -c '^FAIL ' "$log")
-    k=$(grep -c '^skip ' "$log")
+# The suites run in CHECK_JOBS lanes side by side (default: 2 when the
+# machine has 2 or more processors), each suite's output kept in its own
+# log and reported in name order afterwards.
+: "${CHECK_JOBS:=$( [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] && echo 2 || echo 1 )}"
+logs=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$logs"' EXIT
+suites=$(ls tests/suite-*.sh 2>/dev/null)
+lane=0
+while [ "$lane" -lt "$CHECK_JOBS" ]; do
+    (
+        i=0
+        for s in $suites; do
+            if [ $((i % CHECK_JOBS)) -eq "$lane" ]; then
+                n=$(basename "$s" .sh)
+                sh "$s" >"$logs/$n.log" 2>&1
+                echo $? >"$logs/$n.status"
+            fi
+            i=$((i + 1))
+        done
+    ) &
+    lane=$((lane + 1))
+done
+wait
+
+for s in $suites; do
+    n=$(basename "$s" .sh)
+    slog=$logs/$n.log
+    status=$(cat "$logs/$n.status" 2>/dev/null || echo 1)
+    p=$(grep -c '^ok ' "$slog")
+    f=$(grep -c '^FAIL ' "$slog")
+    k=$(grep -c '^skip ' "$slog")
     passed=$((passed + p))
     failed=$((failed + f))
     skipped=$((skipped + k))
-    grep -v '^ok \|^skip ' "$log" | head -n 200
+    grep -v '^ok \|^skip ' "$slog" | head -n 200
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $s: exited with status $status"
         failed=$((failed + 1))
     fi
-    echo "suite $(basename "$s" .sh): $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped")"
+    echo "suite $n: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped")"
 done
 
 if [ "$skipped" -gt 0 ]; then
