@@ -133,7 +133,7 @@ $(CUPITGEN): tests/gen/cupitgen.c
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 check: all $(UNIT_BIN) $(CUPITGEN)
-	@BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" sh tests/run-all.sh
+	@BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" CHECK_JOBS=$(CHECK_JOBS) sh tests/run-all.sh
 
 # The robustness run: a sanitizer build in its own tree, then the fuzz suite.
 check-asan:
