@@ -329,11 +329,16 @@ static void report_undefined(Program *prog, ToolResult *tr)
     for (int i = 0; i < tr->nundefined; i++)
         for (int j = 0; si && j < si->subrs.len; j++) {
             Symbol *s = VEC_AT(si->subrs, j, Symbol);
-            if (s->external && strcmp(s->name, tr->undefined[i]) == 0)
+            if (s->external && strcmp(s->name, tr->undefined[i]) == 0) {
                 diag_error(s->loc, "EXTERNAL %s '%s' is defined in none of the C files, "
                            "objects and libraries given, nor in the CuPit standard library "
                            "(docs/stdlib.md)", s->kind == SYM_FUNC ? "function" : "procedure",
                            s->name);
+                const char *near = stdlib_closest(s->name);
+                if (near)
+                    diag_note(s->loc, "did you mean the standard library's '%s'? %s", near,
+                              stdlib_decl(stdlib_find(near)));
+            }
         }
     tool_result_free(tr);
 }
