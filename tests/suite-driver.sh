@@ -94,6 +94,32 @@ plot_svg() {
 }
 check plot-svg plot_svg
 
+# standard output of a generated program is line-buffered: a line printed
+# before a long computation arrives while it runs, also into a file
+cat >"$out/slow.nn" <<'NN'
+PROCEDURE pString (String CONST me) IS EXTERNAL;
+PROCEDURE program () IS
+  Int VAR i := 0;
+  Real VAR x := 0.0;
+  pString ("started\n");
+  WHILE i >= 0 REPEAT x := x + 1.0; i := i + 1; IF i > 2000000000 THEN i := 0; END; END REPEAT;
+  pString ("never\n");
+END;
+NN
+"$CUPITC" "$out/slow.nn" -o "$out/slow" >/dev/null 2>&1
+line_buffered() {
+    "$out/slow" --no-protocol >"$out/slow.out" 2>&1 &
+    p=$!
+    n=0
+    while [ "$n" -lt 100 ] && ! grep -q started "$out/slow.out"; do sleep 0.1; n=$((n + 1)); done
+    running=no
+    kill -0 "$p" 2>/dev/null && running=yes # the line came while it still ran
+    kill -KILL "$p" 2>/dev/null
+    wait "$p" 2>/dev/null
+    [ "$running" = yes ] && grep -q '^started$' "$out/slow.out"
+}
+check line-buffered line_buffered
+
 # a failing C compiler is reported with the command, exit status 1
 check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
 check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"
