@@ -531,6 +531,11 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
     CgStr s = {0};
     cg_str_add(cg, &s, "%s", prefix ? prefix : "");
     bool first = !prefix || !*prefix;
+    /* the replacements are for this call's own arguments, not for the
+       calls nested in them */
+    const char *temps[CG_MAX_ARG_TEMPS];
+    memcpy(temps, cg->arg_temps, sizeof temps);
+    memset(cg->arg_temps, 0, sizeof cg->arg_temps);
     for (int i = 0; i < args->len && i < subr->params.len; i++) {
         Symbol *p = VEC_AT(subr->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -540,10 +545,10 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
         const char *ca_addr = p->access == ACCESS_VAR && k == TY_NODE ? ca_node_addr(cg, a) : NULL;
         if (ca_addr)
             x = ca_addr;
-        if (i < CG_MAX_ARG_TEMPS && cg->arg_temps[i])
-            x = cg->arg_temps[i]; /* copied in and out around the call */
-        if (subr->external && p->access == ACCESS_VAR && cg->lane &&
-            (k == TY_NODE || k == TY_CONNECTION))
+        if (i < CG_MAX_ARG_TEMPS && temps[i])
+            x = temps[i]; /* copied in and out around the call */
+        else if (subr->external && p->access == ACCESS_VAR && cg->lane &&
+                 (k == TY_NODE || k == TY_CONNECTION))
             cg_unsupported(cg, a->loc, "a node or connection VAR argument of an EXTERNAL "
                                        "subroutine in replicated network code");
         if (subr->external && type_is_node_array(p->type)) {
@@ -572,6 +577,40 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
         first = false;
     }
     return cg_str_get(&s);
+}
+
+/* A call of a global subroutine f (args).  In lane code a node passed as a
+ * VAR argument of an EXTERNAL is lane l of a lane record: it is copied
+ * into a plain record for the call and back after it (the C code sees a
+ * plain record, docs/runtime-abi.md §6). */
+const char *cg_global_call(Cg *cg, Symbol *f, PtrVec *args)
+{
+    const char *name = cg_subr_name(cg, f);
+    if (!cg->lane || !f->external)
+        return cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
+    CgStr pre = {0}, post = {0};
+    const char *temps[CG_MAX_ARG_TEMPS] = {0};
+    bool any = false;
+    for (int i = 0; i < args->len && i < f->params.len && i < CG_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(f->params, i, Symbol);
+        if (p->access != ACCESS_VAR || p->type->kind != TY_NODE)
+            continue;
+        const char *lv = cg_lvalue(cg, VEC_AT(*args, i, Expr));
+        const char *t = cg_fresh(cg, "vt");
+        cg_str_add(cg, &pre, "%s %s = cpLaneRec_%s(&%s, NULL, l); ", cg_ctype(cg, p->type), t,
+                   p->type->name, lv);
+        cg_str_add(cg, &post, " cpLanePut_%s(&%s, NULL, l, &%s);", p->type->name, lv, t);
+        temps[i] = cg_fmt(cg, "&%s", t);
+        any = true;
+    }
+    if (!any)
+        return cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
+    memcpy(cg->arg_temps, temps, sizeof temps);
+    const char *call = cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
+    if (f->result)
+        return cg_fmt(cg, "__extension__ ({ %s%s r_ = %s;%s r_; })", cg_str_get(&pre),
+                      cg_ctype(cg, f->result), call, cg_str_get(&post));
+    return cg_fmt(cg, "__extension__ ({ %s%s;%s })", cg_str_get(&pre), call, cg_str_get(&post));
 }
 
 /* Address of a record receiver: &lvalue for objects, a compound literal
@@ -810,8 +849,7 @@ const char *cg_expr(Cg *cg, Expr *e)
                    cg_expr_as(cg, e->u.ternary.then_e, e->type),
                    cg_expr_as(cg, e->u.ternary.else_e, e->type));
     case EXPR_CALL:
-        return cg_fmt(cg, "%s(%s)", cg_subr_name(cg, e->sym),
-                   cg_args(cg, e->sym, &e->u.call.args, NULL));
+        return cg_global_call(cg, e->sym, &e->u.call.args);
     case EXPR_OBJCALL: {
         const char *h = cg->lane ? cg_lane_hoisted(cg, e) : NULL;
         return h ? h : objcall(cg, e);

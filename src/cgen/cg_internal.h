@@ -98,6 +98,7 @@ const char *cg_fresh(Cg *cg, const char *stem);
 const char *cg_pos(Cg *cg, Loc loc); /* an rt_srcpos compound literal */
 void cg_line(Cg *cg, Loc loc);       /* #line for the lines that follow */
 void cg_no_line(Cg *cg);             /* boilerplate: no #line */
+const char *cg_global_call(Cg *cg, Symbol *f, PtrVec *args);
 void cg_unsupported(Cg *cg, Loc loc, const char *what);
 bool cg_may_topo(Cg *cg, Symbol *subr);
 

@@ -920,8 +920,8 @@ static void lane_stmt(Cg *cg, Stmt *s)
         break;
     case STMT_CALL:
         hoist_args(cg, &s->u.call.call->u.call.args);
-        emit(o, LANES " if (%s[l]) %s(%s);", M, cg_subr_name(cg, s->u.call.call->sym),
-             cg_args(cg, s->u.call.call->sym, &s->u.call.call->u.call.args, NULL));
+        emit(o, LANES " if (%s[l]) %s;", M,
+             cg_global_call(cg, s->u.call.call->sym, &s->u.call.call->u.call.args));
         break;
     case STMT_OBJCALL:
         lane_objcall(cg, s->u.call.call);

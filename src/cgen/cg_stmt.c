@@ -254,6 +254,7 @@ static void call_stmt(Cg *cg, Expr *call)
     Symbol *f = call->sym;
     PtrVec *args = &call->u.call.args;
     CgCaNode nodes[CG_MAX_ARG_TEMPS];
+    bool copied[CG_MAX_ARG_TEMPS] = {0};
     bool any = false;
     for (int i = 0; i < args->len && i < f->params.len && i < CG_MAX_ARG_TEMPS; i++) {
         Symbol *p = VEC_AT(f->params, i, Symbol);
@@ -275,14 +276,13 @@ static void call_stmt(Cg *cg, Expr *call)
         emit(o, "%s vt%d_ = vl%d_ ? cpLaneRec_%s(vl%d_, NULL, vr%d_ %% RT_LANES) : *vp%d_;",
              cg_ctype(cg, n->node), i, i, n->node->name, i, i, i);
         cg->arg_temps[i] = cg_fmt(cg, "&vt%d_", i);
+        copied[i] = true;
     }
     emit(o, "%s(%s);", cg_subr_name(cg, f), cg_args(cg, f, args, NULL));
     for (int i = 0; i < CG_MAX_ARG_TEMPS; i++) {
-        if (!cg->arg_temps[i])
-            continue;
-        emit(o, "if (vl%d_) cpLanePut_%s(vl%d_, NULL, vr%d_ %% RT_LANES, &vt%d_); else *vp%d_ = vt%d_;",
-             i, nodes[i].node->name, i, i, i, i, i);
-        cg->arg_temps[i] = NULL;
+        if (copied[i])
+            emit(o, "if (vl%d_) cpLanePut_%s(vl%d_, NULL, vr%d_ %% RT_LANES, &vt%d_); else *vp%d_ = vt%d_;",
+                 i, nodes[i].node->name, i, i, i, i, i);
     }
     if (any)
         emit_close(o, "%s", "");
