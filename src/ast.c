@@ -386,6 +386,7 @@ static const char *const op_spelling[] = {
     "BITOR", "BITXOR", "...", "BITAND", "LSHIFT", "RSHIFT",
     "+", "-", "*", "/", "%", "**",
     "NOT", "BITNOT", "-", "MIN", "MAX", "RANDOM",
+    "GRID_INDEX", "GRID_SLICE", "GRID_ROW", "GRID_ROWS",
 };
 _Static_assert(sizeof op_spelling / sizeof op_spelling[0] == OP__COUNT,
                "op_spelling out of sync with enum Op");

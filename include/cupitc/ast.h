@@ -66,6 +66,11 @@ typedef enum Op {
     OP_MIN,      /* MIN */
     OP_MAX,      /* MAX */
     OP_RANDOM,   /* RANDOM */
+    /* made by sema only, for node grids (sym: the grid element, sema.h): */
+    OP_GRID_INDEX, /* row i, column j -> node number (both checked) */
+    OP_GRID_SLICE, /* row i, column interval -> node interval (row checked) */
+    OP_GRID_ROW,   /* row i -> the interval of its nodes (checked) */
+    OP_GRID_ROWS,  /* row interval -> the interval of their nodes */
     OP__COUNT
 } Op;
 

@@ -254,7 +254,11 @@ bool type_is_number(const Type *t);        /* integral or Real */
 bool type_is_int_interval(const Type *t);  /* Interval1, Interval2, Interval */
 bool type_is_interval(const Type *t);      /* integer intervals or Realerval */
 bool type_is_structure(const Type *t);     /* record, node, connection, network */
-bool type_is_node_array(const Type *t);    /* ARRAY whose element is a node type */
+/* ARRAY of a node type, or an array of those (a node grid) */
+bool type_is_node_array(const Type *t);
+/* ARRAY m OF ARRAY n OF a node type: its m*n nodes are stored as one node
+ * array, row after row (docs/language-decisions.md, "arrays of node arrays") */
+bool type_is_node_grid(const Type *t);
 bool type_is_node_collection(const Type *t); /* node GROUP or node ARRAY */
 /* Simple, interval, record or array of those: ordinary "data" (§2.4 row 1-2). */
 bool type_is_plain_data(const Type *t);
@@ -278,6 +282,8 @@ Type *type_interval_of(const SemaInfo *si, const Type *t);
 Type *type_of_int_literal(const SemaInfo *si, uint64_t v);
 /* Node type of a node group or node array, else NULL. */
 Type *type_node_of(const Type *t);
+/* Number of nodes of a node array type (m*n for a grid), else 0. */
+int64_t type_node_count(const Type *t);
 /* Inclusive value range of an integral type. */
 void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
 

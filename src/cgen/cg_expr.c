@@ -338,6 +338,12 @@ const char *cg_lvalue(Cg *cg, Expr *e)
         }
         if (cg->fn && (cg->fn->ctx == CTX_NETP || cg->fn->ctx == CTX_NETF))
             return cg->lane ? "(blk * RT_LANES + l)" : "rep";
+        if (cg->fn && cg->fn->net && cg->fn->group >= 0 && cg->fn->group < cg->fn->net->groups.len) {
+            /* a node of a grid: its index in its row */
+            const Type *g = VEC_AT(cg->fn->net->groups, cg->fn->group, Symbol)->type;
+            if (type_is_node_grid(g))
+                return cg_fmt(cg, "(idx %% %lld)", (long long)g->elem->size);
+        }
         return "idx";
     case EXPR_SELECT: {
         Expr *obj = e->u.select.obj;
@@ -428,6 +434,14 @@ static const char *unary(Cg *cg, Expr *e)
         return cg_fmt(cg, "(%s).max", x);
     case OP_RANDOM:
         return cg_fmt(cg, "cp_random_%s(%s, %s)", interval_helper(a->type), pos, x);
+    case OP_GRID_ROW:
+        return cg_fmt(cg, "cp_grid_row(%s, %s, %lld, %lld, \"%s row\")", pos, x,
+                      (long long)e->sym->type->size, (long long)e->sym->type->elem->size,
+                      e->sym->name);
+    case OP_GRID_ROWS:
+        return cg_fmt(cg, "cp_grid_rows(%s, %lld, %lld)",
+                      cg_expr_as(cg, a, builtin(cg, TY_INTERVAL)),
+                      (long long)e->sym->type->size, (long long)e->sym->type->elem->size);
     default:
         cp_unreachable();
     }
@@ -463,6 +477,16 @@ static const char *binary(Cg *cg, Expr *e)
         const char *o = op == OP_BITOR ? "|" : op == OP_BITXOR ? "^" : "&";
         return cg_fmt(cg, "((%s)(%s %s %s))", cg_ctype(cg, e->type), cg_expr_as(cg, l, common), o,
                    cg_expr_as(cg, r, common));
+    }
+    case OP_GRID_INDEX: case OP_GRID_SLICE: {
+        const Type *g = e->sym->type;
+        if (op == OP_GRID_INDEX)
+            return cg_fmt(cg, "cp_grid_index(%s, %s, %lld, %s, %lld, \"%s row\", \"%s column\")",
+                          pos, cg_expr(cg, l), (long long)g->size, cg_expr(cg, r),
+                          (long long)g->elem->size, e->sym->name, e->sym->name);
+        return cg_fmt(cg, "cp_grid_slice(%s, %s, %lld, %s, %lld, \"%s row\")", pos, cg_expr(cg, l),
+                      (long long)g->size, cg_expr_as(cg, r, builtin(cg, TY_INTERVAL)),
+                      (long long)g->elem->size, e->sym->name);
     }
     case OP_INTERVAL:
         return cg_fmt(cg, "((%s){%s, %s})", cg_ctype(cg, e->type),
@@ -506,24 +530,34 @@ static const char *binary(Cg *cg, Expr *e)
  * order (docs/runtime-abi.md §6), copied from either storage. */
 static const char *node_array_arg(Cg *cg, Expr *a, const Symbol *p)
 {
-    const char *net, *rep;
+    const char *net, *rep, *first = "0";
     CgNet *cgnet;
-    if (a->kind != EXPR_SELECT || !a->sym || a->sym->kind != SYM_ELEM) {
+    Expr *sel = a;
+    if (a->kind == EXPR_SUBSCRIPT && type_is_node_array(a->type)) {
+        /* X.g[r]: row r of a node grid (sema.h) */
+        sel = a->u.subscript.obj;
+        if (sel->kind == EXPR_SELECT && sel->sym && type_is_node_grid(sel->sym->type))
+            first = cg_fmt(cg, "cp_idx(%s, %s, %lld, \"%s row\") * %lld", cg_pos(cg, a->loc),
+                           cg_expr(cg, a->u.subscript.index), (long long)sel->sym->type->size,
+                           sel->sym->name, (long long)sel->sym->type->elem->size);
+    }
+    if (sel->kind != EXPR_SELECT || !sel->sym || sel->sym->kind != SYM_ELEM) {
         cg_unsupported(cg, a->loc, "this node array argument");
         return "0";
     }
-    cg_net_object(cg, a->u.select.obj, &net, &rep, &cgnet);
+    cg_net_object(cg, sel->u.select.obj, &net, &rep, &cgnet);
     if (!cgnet)
         return "0";
-    if (a->u.select.obj->kind == EXPR_ME && cg->lane)
+    if (sel->u.select.obj->kind == EXPR_ME && cg->lane)
         rep = "(blk * RT_LANES + l)";
     if (!rep)
         rep = "0";
-    int g = cg_group_index(cgnet, a->sym);
-    Type *node = p->type->elem;
+    int g = cg_group_index(cgnet, sel->sym);
+    Type *node = type_node_of(p->type);
+    int n = (int)type_node_count(p->type);
     /* CONST only: a node array is not assignable (sema) */
-    return cg_fmt(cg, "cpGather_%s((%s[%d]){0}, %s, %s, %d, %d)", node->name, cg_ctype(cg, node),
-                  (int)p->type->size, net, rep, g, (int)p->type->size);
+    return cg_fmt(cg, "cpGather_%s((%s[%d]){0}, %s, %s, %d, %s, %d)", node->name,
+                  cg_ctype(cg, node), n, net, rep, g, first, n);
 }
 
 const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
@@ -539,9 +573,14 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
     for (int i = 0; i < args->len && i < subr->params.len; i++) {
         Symbol *p = VEC_AT(subr->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
+        TypeKind k = p->type->kind;
+        if (subr->external && type_is_node_array(p->type)) {
+            cg_str_add(cg, &s, "%s%s", first ? "" : ", ", node_array_arg(cg, a, p));
+            first = false;
+            continue;
+        }
         const char *x = p->access == ACCESS_CONST ? cg_expr_as(cg, a, p->type)
                                                   : cg_fmt(cg, "&%s", cg_lvalue(cg, a));
-        TypeKind k = p->type->kind;
         const char *ca_addr = p->access == ACCESS_VAR && k == TY_NODE ? ca_node_addr(cg, a) : NULL;
         if (ca_addr)
             x = ca_addr;
@@ -551,9 +590,7 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
                  (k == TY_NODE || k == TY_CONNECTION))
             cg_unsupported(cg, a->loc, "a node or connection VAR argument of an EXTERNAL "
                                        "subroutine in replicated network code");
-        if (subr->external && type_is_node_array(p->type)) {
-            x = node_array_arg(cg, a, p);
-        } else if (subr->external && p->access == ACCESS_CONST &&
+        if (subr->external && p->access == ACCESS_CONST &&
             (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
             /* EXTERNAL: records, arrays, nodes and connections by address */
             const char *ca_val = k == TY_NODE ? ca_node_value(cg, a) : NULL;
@@ -794,6 +831,15 @@ static const char *maxindex(Cg *cg, Expr *e)
         }
         return cg_fmt(cg, "%s (cp_int)(n_ - 1); })", s);
     }
+    if (o->kind == EXPR_SUBSCRIPT && o->type && type_is_node_array(o->type)) {
+        /* a row of a node grid: only its row number is checked */
+        const Expr *g = o->u.subscript.obj;
+        return cg_fmt(cg, "((void)cp_idx(%s, %s, %lld, \"%s row\"), (cp_int)%lld)", cg_pos(cg, o->loc),
+                      cg_expr(cg, o->u.subscript.index), (long long)g->type->size,
+                      g->sym ? g->sym->name : "array", (long long)o->type->size - 1);
+    }
+    if (o->kind == EXPR_SELECT && o->sym && type_is_node_grid(o->sym->type))
+        return cg_fmt(cg, "((cp_int)%lld)", (long long)o->sym->type->size - 1);
     if (o->kind == EXPR_SELECT && o->sym && type_is_node_collection(o->sym->type)) {
         const char *netx, *repx;
         CgNet *cn;

@@ -51,7 +51,7 @@ void cg_emit_net_descs(Cg *cg)
                 emit(o, "{.name = \"%s\", .node_size = sizeof(%s), .init = %s, .merge = %s, "
                         ".is_array = %s, .array_size = %lld, .lane = %s, %s},",
                      gs->name, cg_ctype(cg, node), fn_or_null(cg, node), merge_or_null(cg, node),
-                     arr ? "true" : "false", arr ? (long long)gs->type->size : 0LL,
+                     arr ? "true" : "false", arr ? (long long)type_node_count(gs->type) : 0LL,
                      cg_lane_desc(cg, node), cg_fields_init(cg, node));
             }
             emit_close(o, ";");

@@ -332,13 +332,14 @@ static void emit_lane_struct(Cg *cg, Type *t)
     emit_close(o, "%s", "");
     if (t->kind != TY_NODE)
         return;
-    /* count nodes of group g of replicate r as plain records in dst, from
-       either storage (a node array passed to EXTERNAL code) */
+    /* nodes first ... first+count-1 of group g of replicate r as plain
+       records in dst, from either storage (a node array, or a row of a
+       node grid, passed to EXTERNAL code) */
     emit_open(o, "static CP_UNUSED const void *cpGather_%s(%s *dst, const rt_net *n, int32_t r, "
-                 "int g, int32_t count)", t->name, T);
+                 "int g, int32_t first, int32_t count)", t->name, T);
     emit(o, "for (int32_t i = 0; i < count; i++)");
-    emit(o, "    dst[i] = n->blocks ? cpLaneRec_%s(&((const %s *)n->blocks[r / RT_LANES].nodes[g])[i], "
-            "NULL, r %% RT_LANES) : ((const %s *)n->reps[r].nodes[g])[i];", t->name, V, T);
+    emit(o, "    dst[i] = n->blocks ? cpLaneRec_%s(&((const %s *)n->blocks[r / RT_LANES].nodes[g])[first + i], "
+            "NULL, r %% RT_LANES) : ((const %s *)n->reps[r].nodes[g])[first + i];", t->name, V, T);
     emit(o, "return dst;");
     emit_close(o, "%s", "");
 }

@@ -331,6 +331,8 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         scan_args(c, args);
         return fail(c, e);
     }
+    if (sema_grid_row_to_pv(c, obj)) /* X.g[i].p () of a grid: its row, leniently */
+        ot = obj->type;
     if (obj->cat == VC_CONNADDR || obj->cat == VC_PVS || obj->cat == VC_VALUE) {
         if (obj->cat == VC_CONNADDR)
             diag_error(mid.loc, "a connection address cannot be the object of a call");
@@ -343,7 +345,7 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         return fail(c, e);
     }
     bool multi = sema_is_multitude(obj);
-    Type *et = obj->cat == VC_OBJECT && type_is_node_collection(ot) ? ot->elem : ot;
+    Type *et = obj->cat == VC_OBJECT && type_is_node_collection(ot) ? type_node_of(ot) : ot;
     Symbol *m = type_is_structure(et) ? sema_scope_find(et->members, mid.name) : NULL;
     if (!m || m->redefined || m->kind == SYM_ELEM || m->kind == SYM_IFACE) {
         if (m && m->redefined)

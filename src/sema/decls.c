@@ -114,8 +114,10 @@ static bool check_placement(Type *t, Place p, Loc at)
                        "network type", n);
             return false;
         case PL_ARRAY_ELEM:
-            diag_error(at, "arrays of node arrays are not supported ('%s' is an array "
-                       "of nodes)", n);
+            if (!type_is_node_grid(t))
+                return true; /* a row of a node grid */
+            diag_error(at, "an array of node arrays has at most two dimensions ('%s' is "
+                       "already an array of node arrays)", n);
             return false;
         default: break;
         }

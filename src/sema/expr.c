@@ -253,6 +253,62 @@ static bool check_subscriptable_base(const Expr *obj, Loc at)
     return true;
 }
 
+/* ---- node grids (ARRAY m OF ARRAY n OF a node type) -------------------
+ * The m*n nodes are one node array, row after row.  X.g[i] is row i, an
+ * object of the row type (for MAXINDEX and EXTERNAL arguments); every
+ * access that reaches nodes is rewritten here into an access of the flat
+ * array with an index operator that checks each dimension, so lowering
+ * and code generation only ever see a node array. */
+
+/* The grid element symbol if e is X.g of a node grid g, else NULL. */
+static Symbol *grid_of(const Expr *e)
+{
+    return e->kind == EXPR_SELECT && e->sym && e->sym->kind == SYM_ELEM &&
+                   type_is_node_grid(e->sym->type)
+               ? e->sym
+               : NULL;
+}
+
+/* The grid element symbol if e is the row X.g[i] of a node grid. */
+static Symbol *grid_row_of(const Expr *e)
+{
+    return e->kind == EXPR_SUBSCRIPT && e->cat == VC_OBJECT && type_is_node_array(e->type)
+               ? grid_of(e->u.subscript.obj)
+               : NULL;
+}
+
+Expr *sema_grid_op(Ctx *c, Op op, Expr *a, Expr *b, Symbol *g, bool interval, Loc loc)
+{
+    Expr *x = b ? ast_binary(op, a, b, loc) : ast_unary(op, a, loc);
+    x->sym = g;
+    x->cat = VC_VALUE;
+    x->type = c->si->builtin[interval ? TY_INTERVAL : TY_INT];
+    return x;
+}
+
+/* e := grid[index] as a node (object) or node slice (parallel variable) */
+static Type *grid_access(Expr *e, Expr *grid, Expr *index, bool slice)
+{
+    e->kind = EXPR_SUBSCRIPT;
+    e->u.subscript.obj = grid;
+    e->u.subscript.index = index;
+    e->read_only = grid->read_only;
+    e->type = type_node_of(grid->type);
+    e->cat = slice ? VC_PV : VC_OBJECT;
+    return e->type;
+}
+
+bool sema_grid_row_to_pv(Ctx *c, Expr *e)
+{
+    Symbol *g = grid_row_of(e);
+    if (!g)
+        return false;
+    Expr *grid = e->u.subscript.obj;
+    grid_access(e, grid, sema_grid_op(c, OP_GRID_ROW, e->u.subscript.index, NULL, g, true, e->loc),
+                true);
+    return true;
+}
+
 /* Object -> Object "[" Expression "]": element or slice by the index type (§6.3) */
 static Type *subscript_expr(Ctx *c, Expr *e)
 {
@@ -288,6 +344,16 @@ static Type *subscript_expr(Ctx *c, Expr *e)
         e->cat = slice ? VC_PV : VC_OBJECT;
         return e->type;
     }
+    Symbol *g = grid_row_of(obj);
+    if (g) /* X.g[i][j], X.g[i][a...b] */
+        return grid_access(e, obj->u.subscript.obj,
+                           sema_grid_op(c, slice ? OP_GRID_SLICE : OP_GRID_INDEX,
+                                   obj->u.subscript.index, idx, g, slice, idx->loc),
+                           slice);
+    g = grid_of(obj);
+    if (g && slice) /* X.g[a...b]: the nodes of rows a to b */
+        return grid_access(e, obj, sema_grid_op(c, OP_GRID_ROWS, idx, NULL, g, true, idx->loc),
+                           true);
     if (slice && ot->kind == TY_ARRAY && !type_is_node_array(ot)) {
         diag_error(idx->loc, "a slice of array type '%s' has no use: slices are "
                    "parallel variables and need node elements", ot->name);
@@ -319,8 +385,14 @@ static Type *allslice_expr(Ctx *c, Expr *e)
         e->type = ot;
         return e->type;
     }
+    Symbol *g = grid_row_of(obj);
+    if (g) /* X.g[i][]: the nodes of row i */
+        return grid_access(e, obj->u.subscript.obj,
+                           sema_grid_op(c, OP_GRID_ROW, obj->u.subscript.index, NULL, g, true,
+                                   obj->loc),
+                           true);
     if (obj->cat == VC_OBJECT && type_is_node_collection(ot)) {
-        e->type = ot->elem;
+        e->type = type_node_of(ot); /* all nodes, also of a grid */
         return e->type;
     }
     if (obj->cat == VC_OBJECT && ot->kind == TY_ARRAY)

@@ -22,8 +22,10 @@ Type *sema_multitude(Ctx *c, Expr *e)
     if (e->cat == VC_OBJECT) {
         if (sema_is_iface(e))
             return t;
+        if (sema_grid_row_to_pv(c, e)) /* X.g[i] of a grid: its row, leniently */
+            return e->type;
         if (type_is_node_collection(t))
-            return t->elem;
+            return type_node_of(t);
         if (is_network_name(e))
             return t;
     }
@@ -215,18 +217,24 @@ static void io_shape_error(Expr *e)
                "of a node group of a network variable, e.g. net.in[].inData");
 }
 
-/* net.g[].d, net[].g[].d, net.g[a...b].d, net.g.d (leniency). */
+/* net.g[].d, net[].g[].d, net.g[a...b].d, net.g.d (leniency); of a node
+ * grid also a row net.g[i][].d or net.g[i][a...b].d, rewritten into the
+ * grid's flat node array as in expressions (expr.c). */
 static Symbol *io_node_side(Ctx *c, Expr *ns)
 {
     if (ns->kind != EXPR_SELECT) {
         io_shape_error(ns);
         return NULL;
     }
-    Expr *g = ns->u.select.obj, *x = g;
+    Expr *g = ns->u.select.obj, *x = g, *row = NULL;
     if (g->kind == EXPR_ALLSLICE)
         x = g->u.allslice.obj;
     else if (g->kind == EXPR_SUBSCRIPT)
         x = g->u.subscript.obj;
+    if (g != x && x->kind == EXPR_SUBSCRIPT) {
+        row = x->u.subscript.index;
+        x = x->u.subscript.obj;
+    }
     if (x->kind != EXPR_SELECT) {
         io_shape_error(ns);
         return NULL;
@@ -254,10 +262,25 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
                    "type '%s'", x->u.select.elem.name, nt->name);
         return NULL;
     }
+    if (row && !type_is_node_grid(gs->type)) {
+        diag_error(row->loc, "'%s' is not an array of node arrays: it has no rows",
+                   gs->name);
+        return NULL;
+    }
     x->sym = gs;
     x->type = gs->type;
     x->cat = n->cat == VC_PV ? VC_PVS : VC_OBJECT;
-    Type *node = gs->type->elem;
+    Type *node = type_node_of(gs->type);
+    if (row) {
+        Type *rt = sema_value(c, row);
+        if (type_is_error(rt))
+            return NULL;
+        if (!type_is_integral(rt)) {
+            diag_error(row->loc, "a row of '%s' needs an integer subscript, not %s",
+                       gs->name, rt->name);
+            return NULL;
+        }
+    }
     if (g->kind == EXPR_SUBSCRIPT) {
         Type *it = sema_value(c, g->u.subscript.index);
         if (type_is_error(it))
@@ -267,7 +290,19 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
                        "needs a slice (integer interval), not %s", it->name);
             return NULL;
         }
+        if (type_is_node_grid(gs->type)) /* rows a...b, or columns of row `row` */
+            g->u.subscript.index =
+                row ? sema_grid_op(c, OP_GRID_SLICE, row, g->u.subscript.index, gs, true,
+                                   g->u.subscript.index->loc)
+                    : sema_grid_op(c, OP_GRID_ROWS, g->u.subscript.index, NULL, gs, true,
+                                   g->u.subscript.index->loc);
+    } else if (row) { /* net.g[i][]: row i */
+        g->kind = EXPR_SUBSCRIPT;
+        g->u.subscript.obj = x;
+        g->u.subscript.index = sema_grid_op(c, OP_GRID_ROW, row, NULL, gs, true, row->loc);
     }
+    if (g->kind == EXPR_SUBSCRIPT)
+        g->u.subscript.obj = x;
     if (g != x) {
         g->type = node;
         g->cat = VC_PV;

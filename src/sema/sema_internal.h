@@ -99,6 +99,12 @@ Type *sema_analyze_expr(Ctx *c, Expr *e);
 /* Analyses e as a value: PVs, PVS, connection addresses, interfaces, I/O
  * areas, groups and networks are reported. */
 Type *sema_value(Ctx *c, Expr *e);
+/* An index operator of node grid g (OP_GRID_*, ast.h) on a (and b): Int,
+ * or Interval if `interval`. */
+Expr *sema_grid_op(Ctx *c, Op op, Expr *a, Expr *b, Symbol *g, bool interval, Loc loc);
+/* If e is the row X.g[i] of a node grid: makes it the parallel variable of
+ * the row's nodes (as X.g[i][]) and returns true. */
+bool sema_grid_row_to_pv(Ctx *c, Expr *e);
 /* Analyses e as a value that must be assignable to `dst` (initializers,
  * RETURN, CONST arguments); reports with `what` ("initializer", ...). */
 bool sema_value_to(Ctx *c, Expr *e, Type *dst, const char *what);

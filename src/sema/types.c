@@ -82,9 +82,16 @@ bool type_is_structure(const Type *t)
                  t->kind == TY_CONNECTION || t->kind == TY_NETWORK);
 }
 
+bool type_is_node_grid(const Type *t)
+{
+    return t && t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_ARRAY && t->elem->elem &&
+           t->elem->elem->kind == TY_NODE;
+}
+
 bool type_is_node_array(const Type *t)
 {
-    return t && t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_NODE;
+    return (t && t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_NODE) ||
+           type_is_node_grid(t);
 }
 
 bool type_is_node_collection(const Type *t)
@@ -94,7 +101,16 @@ bool type_is_node_collection(const Type *t)
 
 Type *type_node_of(const Type *t)
 {
+    if (type_is_node_grid(t))
+        return t->elem->elem;
     return type_is_node_collection(t) ? t->elem : NULL;
+}
+
+int64_t type_node_count(const Type *t)
+{
+    if (type_is_node_grid(t))
+        return t->size * t->elem->size;
+    return type_is_node_array(t) ? t->size : 0;
 }
 
 bool type_is_plain_data(const Type *t)

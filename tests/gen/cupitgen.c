@@ -26,6 +26,9 @@
  *  - Replicate counts chosen by the compiler (INTO a...b with a < b) are only
  *    used at the very end, where nothing count-dependent is printed.
  *
+ *  - The node array of a program is, for two seeds in five, one row of a
+ *    node grid (ARRAY 2 OF Arr): every access to it goes through the grid.
+ *
  * One statement per line where possible, so a line-based reducer works.
  */
 #include <stdarg.h>
@@ -128,8 +131,12 @@ static int ncon, nnode;
 static Ty con[2], node[2], net;
 static int use_rec, use_vec;
 
-/* units: groups and an optional node array */
-typedef struct { char *name; int nt; int arr; int mn, mx, lmin; } Unit;
+/* units: groups and an optional node array.  The node array is sometimes
+   one row of a node grid (ARRAY 2 OF Arr): then name is "gr[R]", so every
+   access the generator writes (ME.gr[R][i], ME.gr[R][], ...) goes through
+   the grid, and elem is the element's own name. */
+typedef struct { char *name; int nt; int arr; int mn, mx, lmin; char *elem; } Unit;
+static int use_grid;
 static Unit un[5];
 static int nun;
 
@@ -1144,7 +1151,9 @@ static void gen_net(void)
     }
     L("TYPE Net IS NETWORK");
     ind++;
-    for (int i = 0; i < nun; i++) L("%s %s;", un[i].arr ? "Arr" : S("L%d", un[i].nt), un[i].name);
+    for (int i = 0; i < nun; i++)
+        L("%s %s;", un[i].arr ? (use_grid ? "Grid" : "Arr") : S("L%d", un[i].nt),
+          un[i].arr ? un[i].elem : un[i].name);
     emit_elems(t);
     /* build: groups, node assignment before any connection, CONNECTs */
     L("PROCEDURE build () IS");
@@ -1498,12 +1507,20 @@ int main(int argc, char **argv)
     /* units: 2-3 groups and sometimes a node array */
     nun = size_medium ? rng(2, 3) : 2;
     for (int i = 0; i < nun; i++) {
-        un[i] = (Unit){S("g%d", i), rnd(nnode), 0, 0, 0, 0};
+        un[i] = (Unit){S("g%d", i), rnd(nnode), 0, 0, 0, 0, NULL};
         sz0[i] = rng(1, size_medium ? 7 : 5);
         if (ch(10)) sz0[i] = 0;
     }
     if (ch(35)) {
-        un[nun] = (Unit){"ar", rnd(nnode), 1, 0, 0, 0};
+        un[nun] = (Unit){"ar", rnd(nnode), 1, 0, 0, 0, "ar"};
+        /* decided by the seed alone, so that the other choices stay as
+           they were before grids were generated */
+        uint64_t h = (seed * 0x9E3779B97F4A7C15ULL) >> 40;
+        use_grid = h % 5 < 2;
+        if (use_grid) {
+            un[nun].name = S("gr[%d]", (int)(h / 5 % 2));
+            un[nun].elem = "gr";
+        }
         sz0[nun] = 3;
         nun++;
     }
@@ -1561,7 +1578,10 @@ int main(int argc, char **argv)
         L("TYPE L%d IS GROUP OF N%d END TYPE;", i, i);
     }
     for (int i = 0; i < nun; i++)
-        if (un[i].arr) L("TYPE Arr IS ARRAY 3 OF N%d END TYPE;", un[i].nt);
+        if (un[i].arr) {
+            L("TYPE Arr IS ARRAY 3 OF N%d END TYPE;", un[i].nt);
+            if (use_grid) L("TYPE Grid IS ARRAY 2 OF Arr END TYPE;");
+        }
     gen_net();
     gen_ca();
     return 0;

@@ -347,6 +347,45 @@ START_TEST(test_sema_call_kinds_and_categories)
 }
 END_TEST
 
+/* A node grid: every access that reaches nodes becomes an access of the
+ * flat node array with a checking index operator (sema.h, ast.h). */
+START_TEST(test_sema_node_grid_rewrite)
+{
+    ck_assert_int_eq(analyze(
+        "TYPE N IS NODE Int k; PROCEDURE p () IS END; END;\n"
+        "TYPE Row IS ARRAY 4 OF N END;\n"
+        "TYPE Map IS ARRAY 3 OF Row END;\n"
+        "TYPE Net IS NETWORK Map g; Int m;\n"
+        "  PROCEDURE q () IS ME.g[1][2].p (); ME.g[1][].p (); ME.g[0...1].p ();\n"
+        "    ME.g[2][1...2].p (); ME.g[].p (); ME.m := MAXINDEX (ME.g[1]); END; END;\n"
+        "Net VAR net;\n"
+        "PROCEDURE program () IS net.q (); END;\n"), 0);
+    Type *map = global("Map")->type, *n = global("N")->type;
+    ck_assert(type_is_node_grid(map) && type_is_node_array(map));
+    ck_assert(!type_is_node_grid(global("Row")->type));
+    ck_assert_ptr_eq(type_node_of(map), n);
+    ck_assert_int_eq(type_node_count(map), 12);
+    Decl *q = subr_of("Net", 0);
+    static const Op ops[] = {OP_GRID_INDEX, OP_GRID_ROW, OP_GRID_ROWS, OP_GRID_SLICE};
+    for (int i = 0; i < 4; i++) {
+        Expr *obj = stmt_at(q, i)->u.call.call->u.objcall.obj;
+        ck_assert_int_eq(obj->kind, EXPR_SUBSCRIPT);
+        ck_assert_int_eq(obj->u.subscript.obj->kind, EXPR_SELECT); /* the grid itself */
+        ck_assert_ptr_eq(obj->type, n);
+        Expr *ix = obj->u.subscript.index;
+        Op op = ix->kind == EXPR_BINARY ? ix->u.binary.op : ix->u.unary.op;
+        ck_assert_int_eq(op, ops[i]);
+        ck_assert_str_eq(ix->sym->name, "g");
+        ck_assert_int_eq(obj->cat, i == 0 ? VC_OBJECT : VC_PV);
+    }
+    Expr *all = stmt_at(q, 4)->u.call.call->u.objcall.obj; /* every node */
+    ck_assert_int_eq(all->kind, EXPR_ALLSLICE);
+    ck_assert_ptr_eq(all->type, n);
+    Expr *mx = stmt_at(q, 5)->u.assign.value->u.maxindex.obj; /* a row stays a row */
+    ck_assert_ptr_eq(mx->type, global("Row")->type);
+}
+END_TEST
+
 START_TEST(test_sema_symbols_and_scopes)
 {
     ck_assert_int_eq(analyze(
@@ -664,7 +703,8 @@ static Suite *sema_suite(void)
         test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, NULL,
     };
     const TTest *const annotations[] = {
-        test_sema_call_kinds_and_categories, test_sema_symbols_and_scopes,
+        test_sema_call_kinds_and_categories, test_sema_node_grid_rewrite,
+        test_sema_symbols_and_scopes,
         test_sema_convert_kinds, test_sema_one_error_per_mistake, test_sema_nesting_limit,
         test_sema_report_examples_annotated, NULL,
     };
