@@ -125,6 +125,21 @@ typedef struct rt_param_doc {
     const char *name, *type, *dflt, *range; /* range "" when none */
 } rt_param_doc;
 void rt_set_param_docs(const rt_param_doc *docs, int n);
+/* The global variables --set NAME=VALUE may change: Int (Int, Int2, Int1),
+ * Real and Bool VAR objects, in definition order. */
+typedef enum rt_global_kind {
+    RT_GLOBAL_INT, RT_GLOBAL_INT2, RT_GLOBAL_INT1, RT_GLOBAL_REAL, RT_GLOBAL_BOOL
+} rt_global_kind;
+typedef struct rt_global_var {
+    const char *name;
+    rt_global_kind kind;
+    void *addr;
+} rt_global_var;
+/* Called by generated code after the global initializers and before
+ * `program`: stores every --set value into its variable.  A name that is
+ * not in vars, or a value that its type cannot hold, is an error (exit
+ * status 2). */
+void rt_set_globals(const rt_global_var *vars, int n);
 /* Flushes output and releases the library's data sets and I/O areas;
  * returns the exit status (0, or 1 if standard output failed). */
 int rt_finish(void);

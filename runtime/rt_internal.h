@@ -28,7 +28,7 @@ typedef struct rt_param {
     bool used; /* queried by intParam/realParam (unused ones are reported) */
 } rt_param;
 
-enum { RT_MAX_ALIASES = 16, RT_MAX_PARAMS = 32 };
+enum { RT_MAX_ALIASES = 16, RT_MAX_PARAMS = 32, RT_MAX_SETS = 32 };
 
 typedef struct rt_options {
     const char *program;     /* program name for messages */
@@ -48,6 +48,8 @@ typedef struct rt_options {
     rt_data_alias aliases[RT_MAX_ALIASES];
     int nparams;
     rt_param params[RT_MAX_PARAMS];
+    int nsets;
+    rt_param sets[RT_MAX_SETS]; /* --set NAME=VALUE, applied by rt_set_globals */
 } rt_options;
 
 extern rt_options rt_opt;

@@ -57,6 +57,8 @@ static void usage(FILE *f)
             "  --summary            end with a summary line on stderr (epochs, final\n"
             "                       error, time; the default when stderr is a terminal)\n"
             "  --param NAME=VALUE   value for intParam/realParam (repeatable)\n"
+            "  --set NAME=VALUE     start value of a global Int, Real or Bool variable,\n"
+            "                       set after its initializer (repeatable)\n"
             "  --deterministic      the same output for every thread count: replicate\n"
             "                       counts as for %d threads, RANDOM in parallel code\n"
             "                       drawn serially (env CUPIT_DETERMINISTIC=1)\n"
@@ -144,26 +146,28 @@ static int add_alias(const char *arg)
     return 0;
 }
 
-static int add_param(const char *arg)
+/* --param or --set NAME=VALUE into list (count n, at most max); a later
+   value for the same name replaces the earlier one. */
+static int add_named_value(const char *opt, const char *arg, rt_param *list, int *n, int max,
+                           const char *limit)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return bad("--param %s: expected NAME=VALUE", arg);
-    size_t n = (size_t)(eq - arg);
-    for (int i = 0; i < rt_opt.nparams; i++)
-        if (strncmp(rt_opt.params[i].name, arg, n) == 0 &&
-            rt_opt.params[i].name[n] == 0) {
-            rt_opt.params[i].value = eq + 1;
+        return bad("--%s %s: expected NAME=VALUE", opt, arg);
+    size_t len = (size_t)(eq - arg);
+    for (int i = 0; i < *n; i++)
+        if (strncmp(list[i].name, arg, len) == 0 && list[i].name[len] == 0) {
+            list[i].value = eq + 1;
             return 0;
         }
-    if (rt_opt.nparams == RT_MAX_PARAMS)
-        return bad("more than the limit of %d --param options (RT_MAX_PARAMS)", RT_MAX_PARAMS);
-    char *name = malloc(n + 1);
+    if (*n == max)
+        return bad("more than the limit of %d --%s options (%s)", max, opt, limit);
+    char *name = malloc(len + 1);
     if (!name)
         return bad("out of memory");
-    memcpy(name, arg, n);
-    name[n] = 0;
-    rt_opt.params[rt_opt.nparams++] = (rt_param){ name, eq + 1, false };
+    memcpy(name, arg, len);
+    name[len] = 0;
+    list[(*n)++] = (rt_param){ name, eq + 1, false };
     return 0;
 }
 
@@ -216,7 +220,11 @@ static int apply(const char *opt, const char *val, const char *origin)
     } else if (strcmp(opt, "no-protocol") == 0) {
         rt_opt.protocol = "";
     } else if (strcmp(opt, "param") == 0) {
-        return add_param(val);
+        return add_named_value("param", val, rt_opt.params, &rt_opt.nparams, RT_MAX_PARAMS,
+                               "RT_MAX_PARAMS");
+    } else if (strcmp(opt, "set") == 0) {
+        return add_named_value("set", val, rt_opt.sets, &rt_opt.nsets, RT_MAX_SETS,
+                               "RT_MAX_SETS");
     } else if (strcmp(opt, "memory-limit") == 0) {
         if (!parse_size(val, &rt_opt.memory_limit))
             return bad("%s: expected a byte count such as 512M, not '%s'", origin, val);
@@ -256,6 +264,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "csv-outputs", true, false },
         { "no-protocol", false, false },
         { "param", true, false },      { "memory-limit", true, false },
+        { "set", true, false },
         { "symmetric", false, false }, { "deterministic", false, false },
     };
     *done = true;

@@ -570,6 +570,39 @@ static int emit_param_docs(Cg *cg)
     return n;
 }
 
+/* The runtime kind of a global variable --set may change, or NULL. */
+static const char *settable_kind(const Symbol *s)
+{
+    if (s->access != ACCESS_VAR)
+        return NULL;
+    switch (s->type->kind) {
+    case TY_INT: return "RT_GLOBAL_INT";
+    case TY_INT2: return "RT_GLOBAL_INT2";
+    case TY_INT1: return "RT_GLOBAL_INT1";
+    case TY_REAL: return "RT_GLOBAL_REAL";
+    case TY_BOOL: return "RT_GLOBAL_BOOL";
+    default: return NULL;
+    }
+}
+
+/* The table of the global variables --set may change; returns how many. */
+static int emit_settable_globals(Cg *cg)
+{
+    int n = 0;
+    for (int i = 0; i < cg->si->data.len; i++) {
+        Symbol *s = VEC_AT(cg->si->data, i, Symbol);
+        const char *k = settable_kind(s);
+        if (!k)
+            continue;
+        if (n++ == 0)
+            emit_open(cg->out, "static const rt_global_var cp_settable[] =");
+        emit(cg->out, "{\"%s\", %s, &%s},", s->name, k, cg_global(cg, s));
+    }
+    if (n)
+        emit_close(cg->out, ";");
+    return n;
+}
+
 /* The runtime's start and the global objects, in main or cupit_init. */
 static void emit_program_start(Cg *cg, int ndocs, int nnets, const char *name)
 {
@@ -577,6 +610,10 @@ static void emit_program_start(Cg *cg, int ndocs, int nnets, const char *name)
         emit(cg->out, "rt_set_param_docs(cp_param_docs, %d);", ndocs);
     emit(cg->out, "rt_init(argc, argv, %s);", name);
     emit(cg->out, "cp_init_globals();");
+    int nset = 0;
+    for (int i = 0; i < cg->si->data.len; i++)
+        nset += settable_kind(VEC_AT(cg->si->data, i, Symbol)) != NULL;
+    emit(cg->out, "rt_set_globals(%s, %d);", nset ? "cp_settable" : "NULL", nset);
     if (nnets)
         emit(cg->out, "rt_register_networks(cp_networks, cp_network_names, %d);", nnets);
 }
@@ -685,6 +722,7 @@ static void emit_startup(Cg *cg)
         emit_close(o, ";");
     }
     int ndocs = emit_param_docs(cg);
+    emit_settable_globals(cg);
     if (cg->opts.library) {
         emit_library_api(cg, ndocs, nnets);
         return;

@@ -173,6 +173,59 @@ START_TEST(test_options_unused_param_warning)
 }
 END_TEST
 
+/* --set: every kind of global, the last value of a name winning */
+START_TEST(test_options_set_globals)
+{
+    cp_int i = 4;
+    cp_int2 i2 = 0;
+    cp_int1 i1 = 0;
+    cp_real r = 0.0f;
+    cp_bool b = false;
+    const rt_global_var vars[] = {
+        {"hidden", RT_GLOBAL_INT, &i}, {"w", RT_GLOBAL_INT2, &i2}, {"c", RT_GLOBAL_INT1, &i1},
+        {"rate", RT_GLOBAL_REAL, &r}, {"on", RT_GLOBAL_BOOL, &b},
+    };
+    INIT("--set", "hidden=8", "--set=w=-300", "--set", "c=127", "--set", "rate=0.25",
+         "--set", "on=true", "--set", "hidden=64");
+    rt_set_globals(vars, 5);
+    ck_assert_int_eq(i, 64);
+    ck_assert_int_eq(i2, -300);
+    ck_assert_int_eq(i1, 127);
+    ck_assert_float_eq(r, 0.25f);
+    ck_assert(b);
+}
+END_TEST
+
+static void set_global(void *arg)
+{
+    cp_int1 c = 0;
+    const rt_global_var vars[] = {{"count", RT_GLOBAL_INT1, &c}};
+    char *argv[] = {"prog", "--set", arg, NULL};
+    rt_init(3, argv, "prog");
+    rt_set_globals(vars, 1);
+    exit(c == 5 ? 0 : 1);
+}
+
+START_TEST(test_options_set_errors)
+{
+    static const struct { const char *arg, *msg; } cases[] = {
+        {"count=5", NULL},
+        {"cnt=5", "prog: --set cnt=5: the program has no global Int, Real or Bool variable of "
+                  "this name (it has: count)\n"},
+        {"count=128", "prog: --set count=128: not a value of type Int1\n"},
+        {"count=5x", "prog: --set count=5x: not a value of type Int1\n"},
+        {"count", "--set count: expected NAME=VALUE"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        child_result r;
+        run_child(set_global, (void *)cases[k].arg, &r);
+        ck_assert_int_eq(r.status, cases[k].msg ? 2 : 0);
+        if (cases[k].msg)
+            ck_assert_msg(strstr(r.err, cases[k].msg), "%s: %s", cases[k].arg, r.err);
+    }
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
     Suite *s = suite_create("rt_options");
@@ -186,6 +239,8 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_errors);
     tcase_add_test(tc, test_options_bad_environment);
     tcase_add_test(tc, test_options_unused_param_warning);
+    tcase_add_test(tc, test_options_set_globals);
+    tcase_add_test(tc, test_options_set_errors);
     suite_add_tcase(s, tc);
     return s;
 }
