@@ -23,8 +23,46 @@ NR == 1 { next }
     mcups[cfg, col] = $11
     msec[cfg, col] = 1000 * $10
     if ($6 == 0) base[$5, $4] = $10
+    sys_mcups[cfg, $5, $4] = $11
+    if ($5 ~ /^cupitc/) {
+        ct = cfg SUBSEP $4
+        if (!(ct in seen_ct)) { seen_ct[ct] = 1; cts[++nct] = ct }
+        if (!((ct, "lo") in tr) || $11 < tr[ct, "lo"]) { tr[ct, "lo"] = $11; tr[ct, "loname"] = $5 }
+        if (!((ct, "hi") in tr) || $11 > tr[ct, "hi"]) { tr[ct, "hi"] = $11; tr[ct, "hiname"] = $5 }
+        if (!($5 in seen_tr)) { seen_tr[$5] = 1; trainers[++ntr] = $5 }
+    }
+}
+function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "" : sprintf("%.2f", a / b) }
+# The cupitc trainers (several programs of one job in different styles):
+# the slowest and the fastest of them against the peers, and the slowest
+# trainer's own speed-up from 1 to 2 threads.
+function trainer_summary(    r, k, cfg, t, lo, worst2, w, i) {
+    if (nct == 0) return
+    print "## cupitc trainers: slowest and fastest against the peers"
+    print ""
+    print "| data | H | threads | slowest trainer | MCUPS | fastest trainer | MCUPS | slowest/FANN | slowest/torch | slowest/c-blas | fastest/torch | 2T/1T (least) |"
+    print "|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|"
+    for (r = 1; r <= nct; r++) {
+        split(cts[r], k, SUBSEP)
+        cfg = k[1] SUBSEP k[2] SUBSEP k[3]; t = k[4]; lo = tr[cts[r], "lo"]
+        worst2 = ""
+        if (t != 1)
+            for (i = 1; i <= ntr; i++) {
+                w = ratio(sys_mcups[cfg, trainers[i], t], sys_mcups[cfg, trainers[i], 1])
+                if (w != "" && (worst2 == "" || w + 0 < worst2 + 0)) worst2 = w
+            }
+        print "| " k[1] " | " k[2] (k[3] != 0 ? " (" pct(k[3]) " pruned)" : "") " | " t " | " tr[cts[r], "loname"] " | " fmt(lo, "%.0f") \
+              " | " tr[cts[r], "hiname"] " | " fmt(tr[cts[r], "hi"], "%.0f") \
+              " | " ratio(lo, sys_mcups[cfg, "fann", 1]) " | " ratio(lo, sys_mcups[cfg, "torch", t]) \
+              " | " ratio(lo, sys_mcups[cfg, "c-blas", t]) " | " ratio(tr[cts[r], "hi"], sys_mcups[cfg, "torch", t]) \
+              " | " worst2 " |"
+    }
+    print ""
+    print "slowest/FANN compares with FANN at 1 thread (it has no threads)."
+    print ""
 }
 END {
+    trainer_summary()
     prune = suite == "pruning"
     if (prune) print "## Time per epoch (ms; lower is better)"
     else print "## MCUPS (million connection updates per second; higher is better)"

@@ -23,7 +23,7 @@ LOG=$B/log
 DATA=${BENCH_DATA:-$ROOT/../shared/data}
 CUPITC=${CUPITC:-$BUILD/bin/cupitc}
 CUPIT_SOURCE=${BENCH_CUPIT_SOURCE:-examples/backprop.nn}
-SYSTEMS=${BENCH_SYSTEMS:-cupitc c-loop c-blas fann torch}
+SYSTEMS=${BENCH_SYSTEMS:-cupitc cupitc-inbias cupitc-typed cupitc-report c-loop c-blas fann torch}
 WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
 RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
 # Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
@@ -87,48 +87,85 @@ build_all() {
     $CC -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BIN/runstat" bench/src/runstat.c >"$LOG/build-runstat.log" 2>&1
     PY=$(find_torch_python) || PY=""
     [ -n "$PY" ] || echo "python3 with torch not found (scripts/setup.sh bench installs python3-torch)" >"$B/why/torch"
-    if why=$(cupitc_build); then :; else echo "$why" >"$B/why/cupitc"; fi
+    for tr in $CUPITC_TRAINERS; do
+        case " $SYSTEMS " in *" $tr "*) ;; *) continue ;; esac
+        if why=$(cupitc_build "$tr"); then :; else echo "$why" >"$B/why/$tr"; fi
+    done
 }
 
 # ---- cupitc adapter -----------------------------------------------------------
-# The only code that knows the cupitc-generated trainer (examples/backprop.nn):
-#   cupitc examples/backprop.nn -o EXE     (the default command: host-tuned -O2)
+# The only code that knows the cupitc-generated trainers.  Four trainers of
+# the same job in different styles (bench/README.md, "The cupitc trainers"),
+# each built with the default command a user types:
+#   cupitc SOURCE -o EXE
+#   cupitc         examples/backprop.nn              (the project's trainer)
+#   cupitc-inbias  bench/trainers/rprop-inbias.nn    (bias node in the input
+#                  group, net.p (), sigmoidPrime, Bool CONST, INTO 1...n)
+#   cupitc-typed   bench/trainers/rprop-typed.nn     (a type per layer, node
+#                  ARRAY bias, INTO 32, network-level error sums)
+#   cupitc-report  ../shared/report-examples/backprop.nn, unchanged (its
+#                  hidden size through --set hidden=H, REPLICATE INTO
+#                  nrOfExamples, its own pruning every 10 epochs, no test)
+# The first three run as
 #   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
-# It prints "epoch N error E errors M" per epoch (E: the sum over examples
+# and print "epoch N error E errors M" per epoch (E: the sum over examples
 # and outputs of 0.5 * (t - y)^2, logistic units as for the peers) and
-# "test accuracy: P% (...)" at the end.
+# "test accuracy: P% (...)" at the end; the report's program runs as
+#   EXE --data TRAIN --set hidden=H --max-epochs E --threads T
 
 CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:-}
 CUPIT_PROTOCOL=      # no protocol files from the trainer
 export CUPIT_PROTOCOL
+CUPITC_TRAINERS="cupitc cupitc-inbias cupitc-typed cupitc-report"
 
+# cupitc_source SYS: the CuPit program of trainer SYS
+cupitc_source() {
+    case $1 in
+        cupitc)        echo "$CUPIT_SOURCE" ;;
+        cupitc-inbias) echo bench/trainers/rprop-inbias.nn ;;
+        cupitc-typed)  echo bench/trainers/rprop-typed.nn ;;
+        cupitc-report) echo "${BENCH_REPORT_SOURCE:-$ROOT/../shared/report-examples/backprop.nn}" ;;
+    esac
+}
+
+# cupitc_build SYS: $BIN/cupit-SYS, or a message why not (status 1)
 cupitc_build() {
-    rm -f "$BIN/cupit-backprop"
+    src=$(cupitc_source "$1")
+    rm -f "$BIN/cupit-$1"
     [ -x "$CUPITC" ] || { echo "no compiler at $CUPITC (run make)"; return 1; }
-    [ -f "$CUPIT_SOURCE" ] || { echo "$CUPIT_SOURCE is missing"; return 1; }
+    [ -f "$src" ] || { echo "$src is missing"; return 1; }
     [ -x "$BIN/runstat" ] || { echo "cannot build bench/src/runstat.c"; return 1; }
     # shellcheck disable=SC2086
-    if "$CUPITC" $CUPITC_FLAGS "$CUPIT_SOURCE" -o "$BIN/cupit-backprop" >"$LOG/cupitc-build.log" 2>&1 &&
-        [ -x "$BIN/cupit-backprop" ]; then
+    if "$CUPITC" $CUPITC_FLAGS "$src" -o "$BIN/cupit-$1" >"$LOG/$1-build.log" 2>&1 &&
+        [ -x "$BIN/cupit-$1" ]; then
         return 0
     fi
-    echo "cupitc cannot compile $CUPIT_SOURCE ($(head -n 1 "$LOG/cupitc-build.log"))"
+    echo "cupitc cannot compile $src ($(head -n 1 "$LOG/$1-build.log"))"
     return 1
 }
 
-# cupitc_run LABEL TRAIN TEST HIDDEN THREADS EPOCHS [PRUNE]: prints a RESULT
-# line.  Connections: (n_in + 1) * H + (H + 1) * n_out (the program's bias
-# unit feeds every hidden and output unit), as for the peers, or the count
-# the program prints after deleting the share PRUNE of them (smallest start
-# weights, --param prune).
+# cupitc_run SYS LABEL TRAIN TEST HIDDEN THREADS EPOCHS [PRUNE]: prints a
+# RESULT line.  Connections: (n_in + 1) * H + (H + 1) * n_out (a bias unit
+# feeds every hidden and output unit), as for the peers, or the count the
+# program prints after deleting the share PRUNE of them (smallest start
+# weights, --param prune, examples/backprop.nn only).  The report's
+# program keeps its biases in the units: n_in * H + H * n_out connections.
 cupitc_run() {
-    stamps=$LOG/cupitc-out-$1-$4-$5-${7:-0}.log
+    sys=$1; shift
+    stamps=$LOG/$sys-out-$1-$4-$5-${7:-0}.log
     test=${3:-$2}
-    # shellcheck disable=SC2046
-    OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-backprop" --data "$2" \
-        --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" \
-        --param "prune=${7:-0}" $([ -n "$RUN_SEED" ] && echo --seed "$RUN_SEED") >"$stamps" 2>&1
-    head -n 1 "$2" | awk -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
+    if [ "$sys" = cupitc-report ]; then
+        OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-$sys" --data "$2" \
+            --set "hidden=$4" --max-epochs "$6" --threads "$5" \
+            $([ -n "$RUN_SEED" ] && echo --seed "$RUN_SEED") >"$stamps" 2>&1
+    else
+        # shellcheck disable=SC2046
+        OMP_NUM_THREADS=$5 with_timeout "$BIN/runstat" "$BIN/cupit-$sys" --data "$2" \
+            --data "Test=$test" --param "hidden=$4" --param "epochs=$6" --threads "$5" \
+            $([ "$sys" = cupitc ] && echo --param "prune=${7:-0}") \
+            $([ -n "$RUN_SEED" ] && echo --seed "$RUN_SEED") >"$stamps" 2>&1
+    fi
+    head -n 1 "$2" | awk -v sys="$sys" -v label="$1" -v h="$4" -v t="$5" -v warm="$WARMUP" -v stamps="$stamps" '
     { n = $1; n_in = $2; n_out = $3 }
     END {
         acc = "n/a"
@@ -149,8 +186,9 @@ cupitc_run() {
         if (k == 0) for (i = 2; i <= m; i++) d[++k] = stamp[i] - stamp[i - 1]
         for (i = 2; i <= k; i++) { v = d[i]; for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]; d[j + 1] = v }
         sec = k % 2 ? d[(k + 1) / 2] : (d[k / 2] + d[k / 2 + 1]) / 2
-        conns = left != "" ? left + 0 : (n_in + 1) * h + (h + 1) * n_out
-        printf "RESULT system=cupitc data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", label, h, t, conns, n, m
+        dense = sys == "cupitc-report" ? n_in * h + h * n_out : (n_in + 1) * h + (h + 1) * n_out
+        conns = left != "" ? left + 0 : dense
+        printf "RESULT system=%s data=%s hidden=%d threads=%d conns=%d examples=%d epochs=%d ", sys, label, h, t, conns, n, m
         printf "sec_epoch=%.6g mcups=%.2f train_mse=%.6g test_acc=%s test_mse=n/a peak_rss_kb=%d ", sec, conns * n / sec / 1e6, 2 * err / (n * n_out), acc, rss
         printf "note=time from epoch-line stamps\n"
     }'
@@ -175,11 +213,10 @@ run_system() {
         c-sparse) prog=ref_sparse; set -- "$@" --prune "$pr" ;;
         fann)     prog=peer_fann; [ "$pr" = 0 ] || set -- "$@" --prune "$pr" ;;
         torch)    prog=torch ;;
-        cupitc)   prog=cupit-backprop ;;
+        cupitc|cupitc-*) prog=$sys ;;
         *)        echo "SKIP unknown system"; return ;;
     esac
     if [ -f "$B/why/$prog" ]; then echo "SKIP $(cat "$B/why/$prog")"; return; fi
-    if [ "$sys" = cupitc ] && [ -f "$B/why/cupitc" ]; then echo "SKIP $(cat "$B/why/cupitc")"; return; fi
     log=$LOG/run-$sys-$label-$h-$t-$pr${RUN_SEED:+-s$RUN_SEED}.log
     case $sys in
         torch)
@@ -187,8 +224,8 @@ run_system() {
             n_in=$(awk 'NR == 1 { print $2 }' "$train"); n_out=$(awk 'NR == 1 { print $3 }' "$train")
             "$BIN/bench_tool" weights "${RUN_SEED:-1}" "$n_in" "$h" "$n_out" "$wfile"
             with_timeout "$PY" bench/torch_run.py "$@" --weights "$wfile" >"$log" 2>&1 ;;
-        cupitc)
-            cupitc_run "$label" "$train" "$test" "$h" "$t" "$e" "$pr" >"$log" 2>&1 ;;
+        cupitc|cupitc-*)
+            cupitc_run "$sys" "$label" "$train" "$test" "$h" "$t" "$e" "$pr" >"$log" 2>&1 ;;
         *)
             OMP_NUM_THREADS=$t with_timeout "$BIN/$prog" "$@" >"$log" 2>&1 ;;
     esac
@@ -317,6 +354,7 @@ suite_accuracy() {
         ae=$(epochs_for "$(awk -v h="$ah" 'NR == 1 { print ($2 + 1) * h + (h + 1) * $3 }' "$DATA/$ad.train")" \
                         "$(awk 'NR == 1 { print $1 }' "$DATA/$ad.train")")
         for asys in $SYSTEMS; do
+            [ "$asys" = cupitc-report ] && continue    # it has no test pass
             for RUN_SEED in ${BENCH_SEEDS:-$ACC_SEEDS}; do
                 aline=$(run_system "$asys" "$ad" "$DATA/$ad.train" "$DATA/$ad.test" "$ah" 1 "$ae" 0)
                 aacc=$(printf '%s\n' "$aline" | sed -n 's/^RESULT.* test_acc=\([^ ]*\).*/\1/p')

@@ -1,5 +1,6 @@
 #!/bin/sh
-# suite-examples.sh -- every examples/*.nn compiles warning-free (-Wall
+# suite-examples.sh -- every examples/*.nn (and bench/trainers/*.nn)
+# compiles warning-free (-Wall
 # -Wextra -Werror on the generated C, OpenMP and serial builds) and runs on
 # its bundled data with a fixed seed.  For each case tests/examples/CASE.args
 # (CASE is the example's name, or NAME-VARIANT) the 1-thread output must equal
@@ -13,10 +14,10 @@ suite=examples
 . tests/tools/suite-env.sh
 WARN="-Xcc -Wall -Xcc -Wextra -Xcc -Werror"
 
-# compile PROG VARIANT FLAGS: builds $out/bin-PROG-VARIANT.
+# compile PROG VARIANT FLAGS SOURCE: builds $out/bin-PROG-VARIANT.
 compile() {
     # shellcheck disable=SC2086
-    if ! "$CUPITC" $WARN $3 "examples/$1.nn" -o "$out/bin-$1-$2" >"$out/bin-$1-$2.log" 2>&1; then
+    if ! "$CUPITC" $WARN $3 "$4" -o "$out/bin-$1-$2" >"$out/bin-$1-$2.log" 2>&1; then
         echo "FAIL example-$1: does not compile warning-free ($2)"
         sed 's/^/    /' "$out/bin-$1-$2.log" | head -20
         return 1
@@ -89,7 +90,9 @@ check_deterministic() { # CASE PROG
     fi
 }
 
-for src in examples/*.nn; do
+# the examples, and the benchmark's trainers (bench/README.md): they must
+# keep compiling and learning too
+for src in examples/*.nn bench/trainers/*.nn; do
     prog=$(basename "$src" .nn)
     cases=""
     for a in "tests/examples/$prog.args" tests/examples/"$prog"-*.args; do
@@ -98,8 +101,8 @@ for src in examples/*.nn; do
     if [ -z "$cases" ]; then
         echo "FAIL example-$prog: no tests/examples/$prog.args"; continue
     fi
-    compile "$prog" omp "" || continue
-    compile "$prog" serial --no-openmp || continue
+    compile "$prog" omp "" "$src" || continue
+    compile "$prog" serial --no-openmp "$src" || continue
     for c in $cases; do
         check_case "$c" "$prog"
         check_deterministic "$c" "$prog"
