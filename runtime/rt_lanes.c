@@ -199,52 +199,73 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
     }
 }
 
-/* Merges record i of set s over all replicates into tmp (k records of
- * st->size); the result is in tmp[0].  With st->lane_tree the blocks are
- * merged into block 0 already (merge_blocks) and only its lanes remain. */
-static void merge_record(const rt_net *net, int32_t s, const rset *st,
-                         int32_t i, char *tmp)
+/* Merges the k plain records at tmp into tmp[0]: in round w, record a + w
+ * into a for a a multiple of 2w. */
+static void tree_merge_tmp(const rset *st, char *tmp, int32_t k)
 {
-    size_t off = (size_t)i * st->lane->size, sz = st->size;
-    int32_t k = net->nreps;
-    if (!st->merge) { /* one arbitrary exemplar: replicate 0 */
-        move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), 1, true);
-        return;
-    }
-    if (st->lane_tree && st->lane->fold) { /* block 0's lanes inside the lane record */
-        char *me = lanes_of(net, 0, s) + off, *sh = shared_rec(net, 0, s, st, i);
-        st->lane->fold(me, sh);
-        move_lanes(st, tmp, me, sh, 1, true);
-        return;
-    }
-    if (st->lane_tree) {
-        move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), RT_LANES,
-                   true);
-        k = RT_LANES;
-    } else {
-        for (int32_t j = 0; j * RT_LANES < k; j++) {
-            int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
-            move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
-                       shared_rec(net, j, s, st, i), n, true);
-        }
-    }
-    /* Round w: replicate a + w merges into a for a a multiple of 2w. */
+    size_t sz = st->size;
     for (int32_t w = 1; w < k; w *= 2)
         for (int32_t a = 0; a + w < k; a += 2 * w)
             st->merge(tmp + (size_t)a * sz, tmp + (size_t)(a + w) * sz);
 }
 
-/* Records lo .. hi-1 of set s: block a + w merges into block a, lane by
- * lane, for a a multiple of 2w, in rounds w = 1, 2, 4, ...; block 0 then
- * holds in lane l the merge of lane l of all blocks.  The other blocks
- * are overwritten or freed afterwards. */
+/* The blocks whose RT_LANES lanes are all replicates: the lane-wise block
+ * tree runs over these; the replicates of a last, partial block (the
+ * tail, nreps % RT_LANES of them) are merged record by record. */
+static int32_t full_blocks(const rt_net *net) { return net->nreps / RT_LANES; }
+
+/* Merges record i of set s over all replicates into tmp (k records of
+ * st->size); the result is in tmp[0].  With st->lane_tree the full blocks
+ * are merged into block 0 already (merge_blocks) and only its lanes and
+ * the tail's remain. */
+static void merge_record(const rt_net *net, int32_t s, const rset *st,
+                         int32_t i, char *tmp)
+{
+    size_t off = (size_t)i * st->lane->size, sz = st->size;
+    int32_t k = net->nreps, f = full_blocks(net), tail = k % RT_LANES;
+    if (!st->merge) { /* one arbitrary exemplar: replicate 0 */
+        move_lanes(st, tmp, lanes_of(net, 0, s) + off, shared_rec(net, 0, s, st, i), 1, true);
+        return;
+    }
+    if (st->lane_tree) {
+        char *me = lanes_of(net, 0, s) + off, *sh = shared_rec(net, 0, s, st, i);
+        int n = RT_LANES;
+        if (st->lane->fold) { /* block 0's lanes inside the lane record */
+            st->lane->fold(me, sh);
+            n = 1;
+        }
+        move_lanes(st, tmp, me, sh, n, true);
+        tree_merge_tmp(st, tmp, n);
+        if (tail) { /* the tail's own tree, then into the result: as one tree
+                       over n + tail records (n is 1 or RT_LANES) */
+            char *t = tmp + (size_t)n * sz;
+            move_lanes(st, t, lanes_of(net, f, s) + off, shared_rec(net, f, s, st, i), tail,
+                       true);
+            tree_merge_tmp(st, t, tail);
+            st->merge(tmp, t);
+        }
+        return;
+    }
+    for (int32_t j = 0; j * RT_LANES < k; j++) { /* no lane-wise tree: record by record */
+        int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
+        move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
+                   shared_rec(net, j, s, st, i), n, true);
+    }
+    tree_merge_tmp(st, tmp, k);
+}
+
+/* Records lo .. hi-1 of set s: full block a + w merges into block a, lane
+ * by lane, for a a multiple of 2w, in rounds w = 1, 2, 4, ...; block 0 then
+ * holds in lane l the merge of lane l of all full blocks.  The other
+ * blocks are overwritten or freed afterwards. */
 static void merge_blocks(const rt_net *net, int32_t s, const rset *st,
                          int32_t lo, int32_t hi)
 {
     size_t ls = st->lane->size, ss = st->lane->shared_size;
     rt_lane_merge_fn fn = st->lane->merge;
-    for (int32_t w = 1; w < net->nblocks; w *= 2)
-        for (int32_t a = 0; a + w < net->nblocks; a += 2 * w) {
+    int32_t f = full_blocks(net);
+    for (int32_t w = 1; w < f; w *= 2)
+        for (int32_t a = 0; a + w < f; a += 2 * w) {
             char *me = lanes_of(net, a, s) + (size_t)lo * ls;
             const char *you = lanes_of(net, a + w, s) + (size_t)lo * ls;
             const char *sh = shared_rec(net, a, s, st, lo);
@@ -327,7 +348,7 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
                           merge, write back: three moves a lane; with the
                           type's fold in vector registers: the write back
                           and four lane-wise merges); copies */
-        return (st->lane->fold ? 2 : 3) * RT_LANES +
+        return (st->lane->fold ? 2 : 3) * RT_LANES + 3 * (net->nreps % RT_LANES) +
                (nb - 1 + (op == OP_MERGE ? nb : 0)) * (RT_LANES / 4);
     return (st->merge ? net->nreps : 1) +
            (op == OP_MERGE ? lanes : op == OP_MERGE_FIRST ? RT_LANES : 1);
@@ -339,8 +360,9 @@ static int64_t record_work(const rt_net *net, lane_op op, const rset *st)
  * the same pairs in the same rounds as in merge_blocks. */
 static void merge_pairs(const rt_net *net, const rset *sets)
 {
-    for (int32_t w = 1; w < net->nblocks; w *= 2) {
-        int32_t npairs = (net->nblocks - w + 2 * w - 1) / (2 * w);
+    int32_t f = full_blocks(net);
+    for (int32_t w = 1; w < f; w *= 2) {
+        int32_t npairs = (f - w + 2 * w - 1) / (2 * w);
 #pragma omp for schedule(static)
         for (int32_t p = 0; p < npairs; p++) {
             int32_t a = p * 2 * w;
@@ -375,9 +397,9 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
         rset *st = &sets[s];
         *st = set_of(net, s);
         st->plan = rt_lane_plan_of(st->lane, st->size, where);
-        /* Without padding lanes every lane is a replicate to merge. */
-        st->lane_tree = op != OP_FILL && st->merge && st->lane->merge &&
-                        k % RT_LANES == 0;
+        /* the lane-wise tree needs one full block; the tail's lanes (and
+           no padding lane) are merged one by one after it */
+        st->lane_tree = op != OP_FILL && st->merge && st->lane->merge && k >= RT_LANES;
         work += (int64_t)st->n * record_work(net, op, st);
     }
     if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2) {
