@@ -615,6 +615,9 @@ static void lane_combine(Cg *cg, Stmt *s, bool wta)
         /* the sum in a vector register: no loop-carried store to memory */
         const char *VT = elem->type->kind == TY_REAL ? "cp_vreal" : "cp_vint";
         emit(o, "%s vacc_ = {0};", VT);
+        if (elem->type->kind == TY_REAL) /* -0.0, the identity of IEEE addition:
+                                            one element -0.0 sums to -0.0 */
+            emit(o, "vacc_ = -vacc_;");
         update_all = cg_fmt(cg, "{ %s v_; __builtin_memcpy(&v_, val_, sizeof v_); vacc_ += v_; first_ = false; }",
                          VT);
     }
