@@ -27,9 +27,10 @@ void lex_init(Lexer *lx, const SourceFile *file, Arena *arena)
     lx->line = 1;
 }
 
-static Loc loc_at(const Lexer *lx, const char *p)
+static Loc token_loc(const Lexer *lx, const char *p)
 {
-    return (Loc){lx->file, lx->line, (int)(p - lx->line_start) + 1};
+    ptrdiff_t col = p - lx->line_start + 1;
+    return loc_at(lx->file, lx->line, col > LOC_MAX_COL ? LOC_MAX_COL : (int)col);
 }
 
 static void newline(Lexer *lx)
@@ -196,7 +197,7 @@ static unsigned utf8_code_point(const char *s, const char *e)
 /* Skips a (* nested *) comment whose "(*" was just scanned. */
 static void lex_comment(Lexer *lx)
 {
-    Loc start = loc_at(lx, lx->tok);
+    Loc start = token_loc(lx, lx->tok);
     int depth = 1;
     for (;;) {
         const char *t = lx->cur;
@@ -210,7 +211,7 @@ static void lex_comment(Lexer *lx)
                                   lex_error(lx, start, "unterminated comment (end of file inside '(*')");
                                   return;
                               }
-                              lex_error(lx, loc_at(lx, t), "NUL byte in comment");
+                              lex_error(lx, token_loc(lx, t), "NUL byte in comment");
                               continue;
                             }
         [^(*\n\x00]+ | [^]  { continue; }
@@ -249,7 +250,7 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
         "\\" [0-7]{1,3}     {
                               uint64_t v = digits_value(t + 1, lx->cur, 8);
                               if (v > 0xff)
-                                  lex_error(lx, loc_at(lx, t), "octal escape sequence '%s' is out of range",
+                                  lex_error(lx, token_loc(lx, t), "octal escape sequence '%s' is out of range",
                                             excerpt(lx, t, lx->cur));
                               buf[n++] = (char)v;
                               continue;
@@ -257,17 +258,17 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
         "\\x" [0-9a-fA-F]+  {
                               uint64_t v = digits_value(t + 2, lx->cur, 16);
                               if (v > 0xff)
-                                  lex_error(lx, loc_at(lx, t), "hex escape sequence '%s' is out of range",
+                                  lex_error(lx, token_loc(lx, t), "hex escape sequence '%s' is out of range",
                                             excerpt(lx, t, lx->cur));
                               buf[n++] = (char)v;
                               continue;
                             }
         "\\x"               {
-                              lex_error(lx, loc_at(lx, t), "'\\x' used with no following hex digits");
+                              lex_error(lx, token_loc(lx, t), "'\\x' used with no following hex digits");
                               continue;
                             }
         "\\" [\x20-\x7e]    {
-                              lex_error(lx, loc_at(lx, t), "unknown escape sequence '\\%c'", t[1]);
+                              lex_error(lx, token_loc(lx, t), "unknown escape sequence '\\%c'", t[1]);
                               continue;
                             }
         "\\"                { continue; }
@@ -282,16 +283,16 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
                                   lex_error(lx, start, "unterminated string (missing '\"' before the end of file)");
                                   break;
                               }
-                              lex_error(lx, loc_at(lx, t), "NUL byte in string (write it as '\\0')");
+                              lex_error(lx, token_loc(lx, t), "NUL byte in string (write it as '\\0')");
                               continue;
                             }
         control | "\r"      {
-                              lex_error(lx, loc_at(lx, t), "control character 0x%02X in string (write it as an escape sequence)",
+                              lex_error(lx, token_loc(lx, t), "control character 0x%02X in string (write it as an escape sequence)",
                                         (unsigned char)*t);
                               continue;
                             }
         [^]                 {
-                              lex_error(lx, loc_at(lx, t), "invalid UTF-8 byte 0x%02X in string", (unsigned char)*t);
+                              lex_error(lx, token_loc(lx, t), "invalid UTF-8 byte 0x%02X in string", (unsigned char)*t);
                               continue;
                             }
         */
@@ -308,7 +309,7 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
     val->text = NULL;
     for (;;) {
         lx->tok = lx->cur;
-        *loc = loc_at(lx, lx->tok);
+        *loc = token_loc(lx, lx->tok);
         /*!re2c
         "\x00"         {
                          if (lx->tok == lx->end) {
@@ -394,7 +395,7 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         uident         { return ident_token(lx, val, TK_UIDENT); }
         uscore         {
                          const char *u = memchr(lx->tok, '_', (size_t)(lx->cur - lx->tok));
-                         lex_error(lx, loc_at(lx, u), "illegal character '_' in '%s' (identifiers cannot contain '_')",
+                         lex_error(lx, token_loc(lx, u), "illegal character '_' in '%s' (identifiers cannot contain '_')",
                                    excerpt(lx, lx->tok, lx->cur));
                          return ident_token(lx, val, *lx->tok >= 'a' ? TK_LIDENT : TK_UIDENT);
                        }

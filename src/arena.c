@@ -6,12 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-enum { CHUNK_SIZE = 64 * 1024, INTERN_INITIAL = 1024 };
+/* Chunks come straight from mmap: fresh anonymous pages are already zero,
+   so arena_alloc never clears memory, and 2 MB chunks aligned to 2 MB can be
+   backed by transparent huge pages, one page fault per chunk instead of 512
+   (first-touch faults were a fifth of the compile time of large programs). */
+enum { CHUNK_SIZE = 2 * 1024 * 1024, INTERN_INITIAL = 1024 };
 
 typedef struct Chunk {
     struct Chunk *next;
-    size_t used, size;
+    size_t used, size; /* size: bytes of data[] */
+    size_t map_size;   /* bytes mapped, header included */
     max_align_t data[];
 } Chunk;
 
@@ -33,6 +39,30 @@ static void out_of_memory(void)
     exit(3);
 }
 
+/* Maps `size` zeroed bytes (a multiple of the page size), aligned to
+   CHUNK_SIZE when size is CHUNK_SIZE. */
+static void *map_zeroed(size_t size)
+{
+    size_t extra = size == CHUNK_SIZE ? CHUNK_SIZE : 0;
+    char *p = mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (extra) {
+        uintptr_t addr = (uintptr_t)p;
+        size_t head = (CHUNK_SIZE - addr % CHUNK_SIZE) % CHUNK_SIZE;
+        if (head)
+            munmap(p, head);
+        if (extra - head)
+            munmap(p + head + size, extra - head);
+        p += head;
+#ifdef MADV_HUGEPAGE
+        madvise(p, size, MADV_HUGEPAGE);
+#endif
+    }
+    return p;
+}
+
 Arena *arena_new(void)
 {
     Arena *a = calloc(1, sizeof *a);
@@ -47,33 +77,61 @@ void arena_free(Arena *a)
         return;
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        free(c);
+        munmap(c, c->map_size);
     }
     free(a->table);
     free(a);
 }
 
-void *arena_alloc(Arena *a, size_t size)
+static size_t round_size(size_t size)
 {
     /* 8 bytes suit every object the compiler allocates (pointers, int64_t,
        double); max_align_t's 16 would pad most nodes */
-    size_t align = 8;
-    size = (size + align - 1) & ~(align - 1);
-    Chunk *c = a->chunks;
-    if (!c || c->size - c->used < size) {
-        size_t cap = size > CHUNK_SIZE ? size : CHUNK_SIZE;
-        c = malloc(sizeof *c + cap);
-        if (!c)
+    return (size + 7) & ~(size_t)7;
+}
+
+static Chunk *new_chunk(Arena *a, size_t size)
+{
+    size_t header = offsetof(Chunk, data);
+    size_t map = CHUNK_SIZE;
+    if (size > CHUNK_SIZE - header) {
+        if (size > SIZE_MAX - header - CHUNK_SIZE)
             out_of_memory();
-        c->size = cap;
-        c->used = 0;
+        size_t page = 65536; /* a multiple of every page size in use */
+        map = (header + size + page - 1) / page * page;
+    }
+    Chunk *c = map_zeroed(map);
+    if (!c)
+        out_of_memory();
+    c->size = map - header;
+    c->used = 0;
+    c->map_size = map;
+    /* an oversized block goes behind the current chunk, whose free space
+       stays in use */
+    if (map != CHUNK_SIZE && a->chunks) {
+        c->next = a->chunks->next;
+        a->chunks->next = c;
+    } else {
         c->next = a->chunks;
         a->chunks = c;
     }
+    return c;
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size = round_size(size);
+    Chunk *c = a->chunks;
+    if (!c || c->size - c->used < size) {
+        c = new_chunk(a, size);
+        if (c->size != CHUNK_SIZE - offsetof(Chunk, data)) {
+            c->used = size;
+            return c->data;
+        }
+    }
     void *p = (char *)c->data + c->used;
     c->used += size;
-    memset(p, 0, size);
-    return p;
+    return p; /* never handed out before: still zero */
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -89,16 +147,31 @@ char *arena_strdup(Arena *a, const char *s)
     return arena_strndup(a, s, strlen(s));
 }
 
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
+{
+    /* one formatting pass for the usual short text, a second only for a
+       long one */
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        n = 0;
+    char *p = arena_alloc(a, (size_t)n + 1);
+    if ((size_t)n < sizeof small)
+        memcpy(p, small, (size_t)n + 1);
+    else
+        vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
 char *arena_printf(Arena *a, const char *fmt, ...)
 {
-    va_list ap, ap2;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *p = arena_vprintf(a, fmt, ap);
     va_end(ap);
-    char *p = arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
     return p;
 }
 
@@ -155,11 +228,21 @@ const char *intern_cstr(Arena *a, const char *s)
 void vec_push(Arena *a, PtrVec *v, void *item)
 {
     if (v->len == v->cap) {
-        int cap = v->cap ? v->cap * 2 : 4;
-        void **items = arena_alloc(a, (size_t)cap * sizeof *items);
-        if (v->len)
-            memcpy(items, v->items, (size_t)v->len * sizeof *items);
-        v->items = items;
+        int cap = v->cap ? v->cap * 2 : 2; /* most vectors hold one or two */
+        size_t old_bytes = (size_t)v->cap * sizeof *v->items;
+        size_t grow = (size_t)(cap - v->cap) * sizeof *v->items;
+        Chunk *c = a->chunks;
+        /* the items are the newest allocation: grow them in place instead
+           of leaving the old array behind (most vectors grow only so) */
+        if (v->cap && c && (char *)v->items + old_bytes == (char *)c->data + c->used &&
+            c->size - c->used >= grow) {
+            c->used += grow;
+        } else {
+            void **items = arena_alloc(a, (size_t)cap * sizeof *items);
+            if (v->len)
+                memcpy(items, v->items, (size_t)v->len * sizeof *items);
+            v->items = items;
+        }
         v->cap = cap;
     }
     v->items[v->len++] = item;

@@ -35,7 +35,7 @@ static void line(Dumper *d, int depth, const char *role, const char *fmt, ...)
 
 static void end_line(Dumper *d, Loc loc)
 {
-    fprintf(d->out, " @%d:%d\n", loc.line, loc.col);
+    fprintf(d->out, " @%d:%d\n", loc.line, (int)loc.col);
 }
 
 static const char *name_or(const char *name)

@@ -44,9 +44,35 @@ static SourceFile *index_lines(SourceFile *f)
     return f;
 }
 
+/* The open sources a Loc can name; slot 0 is "no file".  A process holds
+   one source (the compiler) or a few at a time (unit tests); past 255 a
+   location simply has no file. */
+static const SourceFile *file_slots[256];
+
+Loc loc_at(const SourceFile *file, int line, int col)
+{
+    if (col < 0)
+        col = 0;
+    if (col > LOC_MAX_COL)
+        col = LOC_MAX_COL;
+    return (Loc){.line = line, .col = (unsigned)col, .file_slot = file ? (unsigned)file->slot : 0u};
+}
+
+const SourceFile *loc_file(Loc loc)
+{
+    return file_slots[loc.file_slot];
+}
+
 SourceFile *source_from_string(const char *name, const char *text, size_t len)
 {
     SourceFile *f = xmalloc(sizeof *f);
+    f->slot = 0;
+    for (int i = 1; i < 256; i++)
+        if (!file_slots[i]) {
+            file_slots[i] = f;
+            f->slot = i;
+            break;
+        }
     char *copy = xmalloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = '\0';
@@ -101,6 +127,8 @@ void source_free(SourceFile *f)
 {
     if (!f)
         return;
+    if (f->slot)
+        file_slots[f->slot] = NULL;
     free((void *)f->text);
     free(f->line_starts);
     free(f);
@@ -137,7 +165,7 @@ enum { SHOW_WIDTH = 160 };
 
 static void show_line(Loc loc)
 {
-    const SourceFile *f = loc.file;
+    const SourceFile *f = loc_file(loc);
     if (!f || loc.line < 1 || loc.line > f->nlines)
         return;
     const char *s = f->line_starts[loc.line - 1];
@@ -148,7 +176,7 @@ static void show_line(Loc loc)
     if (eol > s && eol[-1] == '\r')
         eol--;
     int width = (int)(eol - s);
-    int col = loc.col < 1 ? 1 : loc.col;
+    int col = loc.col < 1 ? 1 : (int)loc.col;
     if (col > width + 1)
         col = width + 1;
     int from = 0, to = width;
@@ -214,10 +242,11 @@ void diag_report(DiagLevel level, Loc loc, const char *fmt, ...)
     FILE *o = out();
     if (options.color)
         fputs("\033[1m", o);
-    if (loc.file && loc.line > 0)
-        fprintf(o, "%s:%d:%d: ", loc.file->name, loc.line, loc.col);
-    else if (loc.file)
-        fprintf(o, "%s: ", loc.file->name);
+    const SourceFile *file = loc_file(loc);
+    if (file && loc.line > 0)
+        fprintf(o, "%s:%d:%d: ", file->name, loc.line, (int)loc.col);
+    else if (file)
+        fprintf(o, "%s: ", file->name);
     else
         fputs("cupitc: ", o);
     if (options.color)

@@ -329,7 +329,7 @@ static void report_undefined(Program *prog, ToolResult *tr)
     for (int i = 0; i < tr->nundefined; i++)
         for (int j = 0; si && j < si->subrs.len; j++) {
             Symbol *s = VEC_AT(si->subrs, j, Symbol);
-            if (s->external && strcmp(s->name, tr->undefined[i]) == 0) {
+            if (s->sub->external && strcmp(s->name, tr->undefined[i]) == 0) {
                 diag_error(s->loc, "EXTERNAL %s '%s' is defined in none of the C files, "
                            "objects and libraries given, nor in the CuPit standard library "
                            "(docs/stdlib.md)", s->kind == SYM_FUNC ? "function" : "procedure",
@@ -352,7 +352,7 @@ static bool externals_defined(Program *prog)
     bool ok = true;
     for (int j = 0; si && j < si->subrs.len; j++) {
         Symbol *s = VEC_AT(si->subrs, j, Symbol);
-        if (!s->external || (s->kind != SYM_PROC && s->kind != SYM_FUNC) || stdlib_find(s->name))
+        if (!s->sub->external || (s->kind != SYM_PROC && s->kind != SYM_FUNC) || stdlib_find(s->name))
             continue;
         diag_error(s->loc, "EXTERNAL %s '%s' is not in the CuPit standard library, and no C "
                    "file, object or library that could define it is given",
@@ -366,60 +366,90 @@ static bool externals_defined(Program *prog)
     return ok;
 }
 
-/* Emits C and runs the C compiler as the options ask. */
-static int generate(const Options *opt, Program *prog, LowerPlan *plan,
-                    const char *argv0)
+/* Generates C into the temporary file `c_path`, streaming it (the whole
+   text never sits in memory).  Returns 0 or the exit status of a failure,
+   reported. */
+static int generate_c(const Options *opt, Program *prog, LowerPlan *plan,
+                      const char *c_path, const char *shown_path)
 {
+    FILE *f = fopen(c_path, "wb");
+    if (!f) {
+        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", shown_path, strerror(errno));
+        return EXIT_INPUT_ERROR;
+    }
     Emitter em;
     emit_init(&em);
+    emit_set_sink(&em, f);
     CgOptions cgo = {.line_directives = opt->line_directives, .check_index = opt->check_index,
                      .check_overflow = opt->check_overflow,
                      .lanes = opt->lanes,
                      .builtins = opt->builtins == 1 || (opt->builtins < 0 && !has_user_files(opt)),
                      .source_name = opt->input,
                      .library = opt->library};
+    int status = 0;
     if (!cg_generate(prog, plan, &cgo, &em)) {
-        emit_free(&em);
-        return EXIT_INPUT_ERROR;
+        status = EXIT_INPUT_ERROR;
+    } else {
+        bool ok = emit_finish(&em);
+        int saved = errno;
+        if (fclose(f) != 0 && ok) {
+            ok = false;
+            saved = errno;
+        }
+        f = NULL;
+        if (!ok) {
+            fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", shown_path,
+                    strerror(saved));
+            status = EXIT_INPUT_ERROR;
+        }
     }
+    if (f)
+        fclose(f);
+    emit_free(&em);
+    return status;
+}
+
+/* Emits C and runs the C compiler as the options ask. */
+static int generate(const Options *opt, Program *prog, LowerPlan *plan,
+                    const char *argv0)
+{
     int status = 0;
     if (opt->stop == STOP_C) {
         char *out = opt->output ? NULL : derived_name(opt->input, ".c");
         const char *path = opt->output ? opt->output : out;
-        if (!emit_matches_file(&em, path)) { /* an unchanged file keeps its time */
-            char *tmp = out_temp(path, NULL);
-            if (!tmp) {
-                status = EXIT_INPUT_ERROR;
-            } else if (!emit_write_file(&em, tmp)) {
-                fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", path,
-                        strerror(errno));
-                out_discard(tmp);
-                status = EXIT_INPUT_ERROR;
-            } else if (!out_commit(tmp, path)) {
-                status = EXIT_INPUT_ERROR;
-            }
+        char *tmp = out_temp(path, NULL);
+        if (!tmp) {
+            status = EXIT_INPUT_ERROR;
+        } else if ((status = generate_c(opt, prog, plan, tmp, path)) != 0) {
+            out_discard(tmp);
+        } else if (!out_is_direct(tmp) && emit_same_files(tmp, path)) {
+            out_discard(tmp); /* an unchanged file keeps its time */
+        } else if (!out_commit(tmp, path)) {
+            status = EXIT_INPUT_ERROR;
         }
         free(out);
-        emit_free(&em);
         return status;
     }
 
+    char *c_file = out_temp(NULL, ".c");
+    if (!c_file)
+        return EXIT_INPUT_ERROR;
+    if ((status = generate_c(opt, prog, plan, c_file, c_file)) != 0) {
+        out_discard(c_file);
+        return status;
+    }
     char *lib_dir = NULL, *inc_dir = NULL;
     if (!tool_find_runtime(argv0, &lib_dir, &inc_dir)) {
-        emit_free(&em);
+        out_discard(c_file);
         return EXIT_INPUT_ERROR;
     }
-    char *c_file = out_temp(NULL, ".c");
-    char *obj_file = c_file && opt->stop == STOP_LINK ? out_temp(NULL, ".o") : NULL;
+    char *obj_file = opt->stop == STOP_LINK ? out_temp(NULL, ".o") : NULL;
     char *def_out = opt->output ? NULL
                                 : (opt->stop == STOP_OBJECT ? derived_name(opt->input, ".o")
                                                             : strdup("a.out"));
     const char *path = opt->output ? opt->output : def_out;
-    char *tmp_out = c_file ? out_temp(path, NULL) : NULL;
-    if (!c_file || !tmp_out || (opt->stop == STOP_LINK && !obj_file)) {
-        status = EXIT_INPUT_ERROR;
-    } else if (!emit_write_file(&em, c_file)) {
-        fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", c_file, strerror(errno));
+    char *tmp_out = out_temp(path, NULL);
+    if (!tmp_out || (opt->stop == STOP_LINK && !obj_file)) {
         status = EXIT_INPUT_ERROR;
     } else {
         ToolOptions to = {
@@ -453,7 +483,6 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
     free(def_out);
     free(lib_dir);
     free(inc_dir);
-    emit_free(&em);
     return status;
 }
 

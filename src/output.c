@@ -30,6 +30,29 @@ static void forget(const char *path)
             temps[i] = NULL;
 }
 
+/* Outputs that are devices or pipes (-o /dev/null, -S -o /dev/stdout): they
+ * are written in place, as the C compiler does, never renamed over or
+ * removed. */
+static char *directs[MAX_TEMPS];
+
+bool out_is_direct(const char *temp)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp && directs[i] == temp)
+            return true;
+    return false;
+}
+
+static bool drop_direct(const char *temp)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp && directs[i] == temp) {
+            directs[i] = NULL;
+            return true;
+        }
+    return false;
+}
+
 static void on_signal(int sig)
 {
     for (int i = 0; i < MAX_TEMPS; i++)
@@ -108,6 +131,19 @@ char *out_temp(const char *output, const char *suffix)
 {
     char *path;
     int slen = 0;
+    struct stat st;
+    if (output && stat(output, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        for (int i = 0; i < MAX_TEMPS; i++)
+            if (!directs[i]) {
+                path = strdup(output);
+                if (!path) {
+                    fputs("cupitc: fatal error: out of memory\n", stderr);
+                    exit(3);
+                }
+                directs[i] = path;
+                return path;
+            }
+    }
     if (output) {
         char *dir = folder_of(output);
         const char *base = strrchr(output, '/');
@@ -147,6 +183,10 @@ char *out_temp(const char *output, const char *suffix)
 
 bool out_commit(char *temp, const char *output)
 {
+    if (drop_direct(temp)) {
+        free(temp);
+        return true;
+    }
     if (rename(temp, output) != 0) {
         fprintf(stderr, "cupitc: error: cannot write '%s': %s\n", output, strerror(errno));
         out_discard(temp);
@@ -161,6 +201,10 @@ void out_discard(char *temp)
 {
     if (!temp)
         return;
+    if (drop_direct(temp)) {
+        free(temp);
+        return;
+    }
     forget(temp);
     unlink(temp);
     free(temp);

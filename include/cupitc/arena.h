@@ -7,6 +7,7 @@
 #ifndef CUPITC_ARENA_H
 #define CUPITC_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct Arena Arena;
@@ -20,6 +21,8 @@ char *arena_strdup(Arena *a, const char *s);
 /* printf into the arena. */
 char *arena_printf(Arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* Interned strings: equal contents give the same pointer, so names can be
  * compared with ==. */

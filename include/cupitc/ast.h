@@ -139,8 +139,15 @@ typedef enum CallKind {
     CALL_REPLICATES,  /* network procedure on net / net[] / net[a...b] */
 } CallKind;
 
+/* Kinds and flags are packed into the first word: a large program has
+   millions of expressions. */
 struct Expr {
-    ExprKind kind;
+    ExprKind kind : 8;
+    ValueCat cat : 8;        /* set by sema */
+    CallKind call_kind : 8;  /* set by sema */
+    bool is_const;     /* set by sema: value known at compile time (const_*
+                          below valid) */
+    bool read_only;    /* set by sema: object that may not be changed here */
     Loc loc; /* first token of the construct; operator for binary/unary */
     union {
         struct { uint64_t value; } int_lit;           /* EXPR_INT */
@@ -167,10 +174,6 @@ struct Expr {
     /* set by sema */
     Type *type;        /* value type; for PV/PVS the element's type */
     Symbol *sym;       /* NAME: the object; SELECT: the element; calls: callee */
-    ValueCat cat;
-    CallKind call_kind;
-    bool is_const;     /* value known at compile time (const_* below valid) */
-    bool read_only;    /* object that may not be changed here */
     int64_t const_int; /* folded value when is_const and integral/Bool/SYMBOLIC */
     double const_real; /* folded value when is_const and Real */
 };
@@ -247,7 +250,8 @@ struct Block {
     Loc loc;
     PtrVec defs;  /* Decl* of kind DECL_DATA */
     PtrVec stmts; /* Stmt* */
-    Scope *scope; /* set by sema */
+    Scope *scope; /* set by sema: where its locals are (the enclosing
+                     scope for a block without definitions) */
 };
 
 /* ---- definitions ----------------------------------------------------- */

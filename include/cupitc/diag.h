@@ -18,14 +18,25 @@ typedef struct SourceFile {
     size_t len;       /* bytes, without the terminating NUL */
     const char **line_starts; /* line_starts[i] = start of line i+1 */
     int nlines;
+    int slot;         /* its slot in the table of Loc (0: none) */
 } SourceFile;
 
 /* A position in a source file.  line and col start at 1; line 0 means "no
- * position" (command-line or whole-file messages). */
+ * position" (command-line or whole-file messages).  Eight bytes, because
+ * every node and identifier holds one: the file is a slot of a small table
+ * of open sources (0: none), and a column beyond LOC_MAX_COL is shown as
+ * LOC_MAX_COL. */
 typedef struct Loc {
-    const SourceFile *file;
-    int line, col;
+    int line;
+    unsigned col : 24;
+    unsigned file_slot : 8;
 } Loc;
+
+enum { LOC_MAX_COL = (1 << 24) - 1 };
+
+Loc loc_at(const SourceFile *file, int line, int col);
+/* The file of a location (NULL for none). */
+const SourceFile *loc_file(Loc loc);
 
 typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 

@@ -2,9 +2,9 @@
  *
  * emit() writes one line at the current indentation; emit_open()/emit_close()
  * write "{" / "}" and track depth, so a mismatch is an internal error rather
- * than silently broken C.  The buffer is written to its file only at the end
- * (and only if it changed), so generated output is byte-identical for the
- * same input. */
+ * than silently broken C.  With a sink, the text goes to that file in
+ * pieces of 64 KB as it is written, so the emitter's memory does not grow
+ * with the program; without one it all stays in the buffer. */
 #ifndef CUPITC_EMIT_H
 #define CUPITC_EMIT_H
 
@@ -21,9 +21,16 @@ typedef struct Emitter {
      * the .nn line it came from. */
     const char *line_file;
     int line;
+    FILE *sink;      /* where full pieces of text go; NULL: keep them */
+    int write_error; /* errno of the first failed write to the sink */
 } Emitter;
 
 void emit_init(Emitter *e);
+/* Sends the text to `sink` from now on (the caller opens and closes it). */
+void emit_set_sink(Emitter *e, FILE *sink);
+/* Hands what is left to the sink and flushes it; false with errno set if
+ * any write failed. */
+bool emit_finish(Emitter *e);
 void emit_free(Emitter *e);
 
 /* One line, indented; the format has no trailing newline. */
@@ -36,13 +43,7 @@ void emit_directive(Emitter *e, const char *fmt, ...) __attribute__((format(prin
 void emit_open(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Decrease the depth and write "}<text>". */
 void emit_close(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends another emitter's text (at the caller's indentation as written). */
-void emit_append(Emitter *e, const Emitter *other);
-
-/* Writes the buffer to path unless the file already holds exactly it.
- * Returns false and sets errno on failure. */
-bool emit_write_file(const Emitter *e, const char *path);
-/* Whether the file at path holds exactly the emitted text. */
-bool emit_matches_file(const Emitter *e, const char *path);
+/* Whether the two files hold the same bytes (false if one is unreadable). */
+bool emit_same_files(const char *a, const char *b);
 
 #endif

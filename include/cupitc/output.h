@@ -17,8 +17,13 @@ bool out_check_path(const char *output, const char *const *inputs, int n);
 /* Creates an empty temporary file for `output` in the same folder (or, for
  * output NULL, in $TMPDIR with `suffix`) and registers it for removal;
  * returns its path (free with out_discard or out_commit) or NULL with a
- * message printed. */
+ * message printed.  An output that exists and is neither a regular file nor
+ * a folder (a device such as /dev/null, a pipe) is written in place: the
+ * "temporary" path is the output itself, and commit and discard leave it. */
 char *out_temp(const char *output, const char *suffix);
+
+/* Whether out_temp gave the output itself (a device or pipe). */
+bool out_is_direct(const char *temp);
 
 /* Renames the temporary file onto output; false with a message printed. */
 bool out_commit(char *temp, const char *output);

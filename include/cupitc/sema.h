@@ -111,6 +111,34 @@ typedef enum SubrContext {
     CTX__COUNT
 } SubrContext;
 
+/* What only subroutines have (kept apart: most symbols are data objects,
+ * elements and parameters, and a large program has hundreds of thousands). */
+typedef struct SubrInfo {
+    PtrVec params;     /* Symbol* SYM_PARAM in order (empty for RED/WTA/MERGE) */
+    Type *result;      /* functions, REDUCTION: result type; WTA: Bool;
+                          procedures, MERGE: NULL */
+    bool external;     /* IS EXTERNAL (no body) */
+    SubrContext context;
+    bool is_central_agent; /* global subroutine marked CA by §5.1 */
+    bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
+    bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
+    PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
+    /* object subroutines: the first construct of the body that needs ME's
+       place in a network (INDEX, group, interface and topology operations)
+       and the calls of object subroutines on ME/YOU, for the rule that a
+       MERGE procedure reaches none of them (docs/language-decisions.md) */
+    const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
+    bool uses_random;  /* subroutines: the body evaluates RANDOM */
+
+    Loc net_use_loc;
+    PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
+    Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
+    Scope *scope;      /* parameter scope; the body's block scope is inside it */
+    PtrVec locals;     /* Symbol*: its parameters and local data objects (all
+                          blocks), in definition order */
+    struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
+} SubrInfo;
+
 struct Symbol {
     SymKind kind;
     const char *name;  /* interned */
@@ -147,22 +175,10 @@ struct Symbol {
     Symbol *subr;      /* params and locals: the subroutine they belong to */
 
     /* subroutines (SYM_PROC, SYM_FUNC, SYM_REDUCTION, SYM_WTA, SYM_OBJPROC,
-       SYM_OBJFUNC, SYM_MERGE) */
-    PtrVec params;     /* Symbol* SYM_PARAM in order (empty for RED/WTA/MERGE) */
-    Type *result;      /* functions, REDUCTION: result type; WTA: Bool;
-                          procedures, MERGE: NULL */
-    bool external;     /* IS EXTERNAL (no body) */
-    SubrContext context;
-    bool is_central_agent; /* global subroutine marked CA by §5.1 */
-    bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
-    bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
-    PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
-    /* object subroutines: the first construct of the body that needs ME's
-       place in a network (INDEX, group, interface and topology operations)
-       and the calls of object subroutines on ME/YOU, for the rule that a
-       MERGE procedure reaches none of them (docs/language-decisions.md) */
-    const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
-    bool uses_random;  /* subroutines: the body evaluates RANDOM */
+       SYM_OBJFUNC, SYM_MERGE): their own SubrInfo; every other symbol shares
+       one that is all zero and read-only (a write to it is a crash, not a
+       silent change) */
+    SubrInfo *sub;
 
     /* uses, for the warnings of -Wall (src/sema/warnings.c) */
     int reads, writes; /* data objects and parameters: named as a value /
@@ -170,13 +186,6 @@ struct Symbol {
     bool elem_reset;   /* elements: set outside MERGE other than by adding */
     bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
     Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0: none) */
-    Loc net_use_loc;
-    PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
-    Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
-    Scope *scope;      /* parameter scope; the body's block scope is inside it */
-    PtrVec locals;     /* Symbol*: its parameters and local data objects (all
-                          blocks), in definition order */
-    struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
 
     /* CONST data objects (incl. true/false): the folded initializer value */
     bool has_value;

@@ -570,11 +570,11 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
     const char *temps[CG_MAX_ARG_TEMPS];
     memcpy(temps, cg->arg_temps, sizeof temps);
     memset(cg->arg_temps, 0, sizeof cg->arg_temps);
-    for (int i = 0; i < args->len && i < subr->params.len; i++) {
-        Symbol *p = VEC_AT(subr->params, i, Symbol);
+    for (int i = 0; i < args->len && i < subr->sub->params.len; i++) {
+        Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         TypeKind k = p->type->kind;
-        if (subr->external && type_is_node_array(p->type)) {
+        if (subr->sub->external && type_is_node_array(p->type)) {
             cg_str_add(cg, &s, "%s%s", first ? "" : ", ", node_array_arg(cg, a, p));
             first = false;
             continue;
@@ -586,11 +586,11 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
             x = ca_addr;
         if (i < CG_MAX_ARG_TEMPS && temps[i])
             x = temps[i]; /* copied in and out around the call */
-        else if (subr->external && p->access == ACCESS_VAR && cg->lane &&
+        else if (subr->sub->external && p->access == ACCESS_VAR && cg->lane &&
                  (k == TY_NODE || k == TY_CONNECTION))
             cg_unsupported(cg, a->loc, "a node or connection VAR argument of an EXTERNAL "
                                        "subroutine in replicated network code");
-        if (subr->external && p->access == ACCESS_CONST &&
+        if (subr->sub->external && p->access == ACCESS_CONST &&
             (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
             /* EXTERNAL: records, arrays, nodes and connections by address */
             const char *ca_val = k == TY_NODE ? ca_node_value(cg, a) : NULL;
@@ -623,13 +623,13 @@ const char *cg_args(Cg *cg, Symbol *subr, PtrVec *args, const char *prefix)
 const char *cg_global_call(Cg *cg, Symbol *f, PtrVec *args)
 {
     const char *name = cg_subr_name(cg, f);
-    if (!cg->lane || !f->external)
+    if (!cg->lane || !f->sub->external)
         return cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
     CgStr pre = {0}, post = {0};
     const char *temps[CG_MAX_ARG_TEMPS] = {0};
     bool any = false;
-    for (int i = 0; i < args->len && i < f->params.len && i < CG_MAX_ARG_TEMPS; i++) {
-        Symbol *p = VEC_AT(f->params, i, Symbol);
+    for (int i = 0; i < args->len && i < f->sub->params.len && i < CG_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         if (p->access != ACCESS_VAR || p->type->kind != TY_NODE)
             continue;
         const char *lv = cg_lvalue(cg, VEC_AT(*args, i, Expr));
@@ -644,9 +644,9 @@ const char *cg_global_call(Cg *cg, Symbol *f, PtrVec *args)
         return cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
     memcpy(cg->arg_temps, temps, sizeof temps);
     const char *call = cg_fmt(cg, "%s(%s)", name, cg_args(cg, f, args, NULL));
-    if (f->result)
+    if (f->sub->result)
         return cg_fmt(cg, "__extension__ ({ %s%s r_ = %s;%s r_; })", cg_str_get(&pre),
-                      cg_ctype(cg, f->result), call, cg_str_get(&post));
+                      cg_ctype(cg, f->sub->result), call, cg_str_get(&post));
     return cg_fmt(cg, "__extension__ ({ %s%s;%s })", cg_str_get(&pre), call, cg_str_get(&post));
 }
 
@@ -665,12 +665,12 @@ static const char *lane_aware_net_function(Cg *cg, Expr *e, const char *netx, co
 {
     Symbol *f = e->sym;
     PtrVec *args = &e->u.objcall.args;
-    const char *R = cg_ctype(cg, f->result);
+    const char *R = cg_ctype(cg, f->sub->result);
     CgStr s = {0}, scalar = {0}, lane = {0};
     cg_str_add(cg, &s, "__extension__ ({ rt_net *n_ = %s; const int32_t r_ = %s; %s res_;", netx,
                repx, R);
-    for (int i = 0; i < args->len && i < f->params.len; i++) {
-        Symbol *p = VEC_AT(f->params, i, Symbol);
+    for (int i = 0; i < args->len && i < f->sub->params.len; i++) {
+        Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         const char *t = cg_fresh(cg, "fa");
         if (p->access == ACCESS_IO) {
             cg_str_add(cg, &s, " cp_io *%s = &%s;", t, cg_lvalue(cg, VEC_AT(*args, i, Expr)));

@@ -58,8 +58,8 @@ static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
 {
     CgStr l = {0};
     cg_str_add(cg, &l, "%s", prefix);
-    for (int i = 0; i < s->params.len; i++) {
-        Symbol *p = VEC_AT(s->params, i, Symbol);
+    for (int i = 0; i < s->sub->params.len; i++) {
+        Symbol *p = VEC_AT(s->sub->params, i, Symbol);
         const char *T = cg_ctype(cg, p->type), *n = cg_local(cg, p);
         const char *d = p->access == ACCESS_IO    ? cg_fmt(cg, "cp_io *%s", n)
                         : p->access == ACCESS_VAR ? cg_fmt(cg, "%s *const *%s", T, n)
@@ -71,7 +71,7 @@ static const char *lane_params(Cg *cg, const Symbol *s, const char *prefix)
 
 const char *cg_lane_signature(Cg *cg, const Symbol *s, CgNet *net, int group)
 {
-    const char *ret = s->result ? cg_fmt(cg, ", %s *ret", cg_ctype(cg, s->result)) : "";
+    const char *ret = s->sub->result ? cg_fmt(cg, ", %s *ret", cg_ctype(cg, s->sub->result)) : "";
     const char *head;
     switch (s->owner->kind) {
     case TY_NETWORK:
@@ -215,8 +215,8 @@ static void hoist_args(Cg *cg, PtrVec *args)
 static const char *lane_args(Cg *cg, Symbol *subr, PtrVec *args, const char *M)
 {
     CgStr list = {0};
-    for (int i = 0; i < args->len && i < subr->params.len; i++) {
-        Symbol *p = VEC_AT(subr->params, i, Symbol);
+    for (int i = 0; i < args->len && i < subr->sub->params.len; i++) {
+        Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         const char *t = cg_fresh(cg, "la");
         if (p->access == ACCESS_IO) {
@@ -256,7 +256,7 @@ static void hoist_call(Cg *cg, Expr *e)
     }
     const char *t = cg_fresh(cg, "fr");
     const char *M = cur_mask(cg);
-    emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, f->result), t);
+    emit(cg->out, "%s %s[RT_LANES] = {0};", cg_ctype(cg, f->sub->result), t);
     emit_open(cg->out, "%s", "");
     const char *a = lane_args(cg, f, &e->u.objcall.args, M);
     emit(cg->out, "%s(%s, %s, %s%s);", callee_on_me(cg, f), me_receiver(cg, f), M, t, a);
@@ -453,7 +453,7 @@ const char *cg_lazy_value(Cg *cg, const LazyWriter *w, int b, const char *k, con
  * does is assignments to elements of ME that the lane plan leaves out. */
 static bool conn_call_vanishes(Cg *cg, const Symbol *proc, int b)
 {
-    if (proc->external || !proc->decl)
+    if (proc->sub->external || !proc->decl)
         return false;
     Block *body = proc->decl->u.subr.body;
     if (!body || body->defs.len)
@@ -480,8 +480,8 @@ static void lane_iface_call(Cg *cg, Expr *call, const Symbol *ifc)
     int slot = lower_site_slot(cg->plan, call);
     if (slot >= 0) {
         const char *rest = a; /* ", la1, la2, ..." */
-        for (int i = 0; i < proc->params.len && *rest; i++) {
-            const Symbol *p = VEC_AT(proc->params, i, Symbol);
+        for (int i = 0; i < proc->sub->params.len && *rest; i++) {
+            const Symbol *p = VEC_AT(proc->sub->params, i, Symbol);
             rest += 2;
             const char *end = strstr(rest, ", ");
             size_t n = end ? (size_t)(end - rest) : strlen(rest);
@@ -942,10 +942,10 @@ static void lane_stmt(Cg *cg, Stmt *s)
         lane_combine(cg, s, true);
         break;
     case STMT_RETURN:
-        if (s->u.ret.value && cg->fn->subr->result) {
+        if (s->u.ret.value && cg->fn->subr->sub->result) {
             hoist_in(cg, s->u.ret.value);
             clear_lanes(cg, 0, cg_fmt(cg, " ret[l] = %s;",
-                                   cg_expr_as(cg, s->u.ret.value, cg->fn->subr->result)));
+                                   cg_expr_as(cg, s->u.ret.value, cg->fn->subr->sub->result)));
         } else {
             clear_lanes(cg, 0, NULL);
         }
@@ -1163,10 +1163,10 @@ void cg_emit_lane_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
 
 void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
 {
-    if (s->external || !s->decl)
+    if (s->sub->external || !s->decl)
         return;
     Emitter *o = cg->out;
-    CgFn fn = {.subr = s, .ctx = s->context, .net = net, .group = group, .bundle = -1,
+    CgFn fn = {.subr = s, .ctx = s->sub->context, .net = net, .group = group, .bundle = -1,
                .me_type = s->owner};
     if (s->owner->kind == TY_NETWORK)
         fn.net = cg_net_of(cg, s->owner);
@@ -1180,9 +1180,9 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
         emit_open(o, "%s", cg_lane_signature(cg, s, net, group));
         emit(o, "(void)net; (void)blk; (void)M0;%s%s%s",
              s->owner->kind == TY_NODE ? " (void)idx;" : " (void)k; (void)me;",
-             cg_has_shared(cg, s->owner) ? " (void)ms;" : "", s->result ? " (void)ret;" : "");
-        for (int i = 0; i < s->params.len; i++)
-            emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
+             cg_has_shared(cg, s->owner) ? " (void)ms;" : "", s->sub->result ? " (void)ret;" : "");
+        for (int i = 0; i < s->sub->params.len; i++)
+            emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->sub->params, i, Symbol)));
         emit(o, "rt_error(CP_POS(%d), \"internal error: lane code of %s that no network call reaches\");",
              s->loc.line, s->name);
         emit_close(o, "%s", "");
@@ -1203,8 +1203,8 @@ void cg_emit_lane_body(Cg *cg, Symbol *s, CgNet *net, int group)
              cg_has_shared(cg, s->owner) ? " (void)ms;" : "");
     else
         emit(o, "(void)blk;%s", s->owner->kind == TY_NODE ? " (void)idx;" : "");
-    for (int i = 0; i < s->params.len; i++)
-        emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->params, i, Symbol)));
+    for (int i = 0; i < s->sub->params.len; i++)
+        emit(o, "(void)%s;", cg_local(cg, VEC_AT(s->sub->params, i, Symbol)));
     /* no active lane: nothing to do (this also ends a recursion whose
        lanes have all returned) */
     emit(o, "if (!cp_any(M0)) return;");

@@ -27,7 +27,7 @@ static void walk_block(Cg *cg, Block *b);
 
 static void walk_callee(Cg *cg, Symbol *s)
 {
-    if (!s || known(cg, s) || !s->decl || s->external || !s->owner ||
+    if (!s || known(cg, s) || !s->decl || s->sub->external || !s->owner ||
         s->owner->kind == TY_RECORD)
         return;
     vec_push(cg->arena, &cg->merge_callees, s);

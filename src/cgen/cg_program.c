@@ -166,7 +166,7 @@ static bool random_in_parallel(Cg *cg)
 {
     for (int i = 0; i < cg->si->subrs.len; i++) {
         const Symbol *s = VEC_AT(cg->si->subrs, i, Symbol);
-        if (s->uses_random && !s->is_central_agent)
+        if (s->sub->uses_random && !s->sub->is_central_agent)
             return true;
     }
     return false;
@@ -202,14 +202,10 @@ const char *cg_str_get(const CgStr *s)
 
 const char *cg_fmt(Cg *cg, const char *f, ...)
 {
-    va_list ap, ap2;
+    va_list ap;
     va_start(ap, f);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, f, ap);
+    char *s = arena_vprintf(cg->arena, f, ap);
     va_end(ap);
-    char *s = arena_alloc(cg->arena, (size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, f, ap2);
-    va_end(ap2);
     return s;
 }
 
@@ -327,7 +323,7 @@ static void compute_may_topo(Cg *cg)
     for (int i = 0; i < subrs->len; i++) {
         Symbol *s = VEC_AT(*subrs, i, Symbol);
         scans[i].cg = cg;
-        if (s->decl && !s->external)
+        if (s->decl && !s->sub->external)
             scan_block(&scans[i], s->decl->u.subr.body);
         if (scans[i].conn_delete)
             cg->conn_deletion = true;
@@ -359,7 +355,7 @@ static const char *param_decl(Cg *cg, Symbol *p)
         type_is_node_array(p->type))
         return cg_fmt(cg, "%svoid *%s", p->access == ACCESS_CONST ? "const " : "", name);
     /* EXTERNAL: records and arrays by address (docs/runtime-abi.md §6) */
-    if (p->subr && p->subr->external && p->access == ACCESS_CONST &&
+    if (p->subr && p->subr->sub->external && p->access == ACCESS_CONST &&
         (p->type->kind == TY_RECORD || p->type->kind == TY_ARRAY))
         return cg_fmt(cg, "const %s *%s", cg_ctype(cg, p->type), name);
     if (p->access == ACCESS_IO)
@@ -373,14 +369,14 @@ const char *cg_params(Cg *cg, Symbol *s, const char *prefix)
 {
     CgStr l = {0};
     cg_str_add(cg, &l, "%s", prefix);
-    for (int i = 0; i < s->params.len; i++)
-        cg_str_add(cg, &l, "%s%s", l.len ? ", " : "", param_decl(cg, VEC_AT(s->params, i, Symbol)));
+    for (int i = 0; i < s->sub->params.len; i++)
+        cg_str_add(cg, &l, "%s%s", l.len ? ", " : "", param_decl(cg, VEC_AT(s->sub->params, i, Symbol)));
     return l.len ? cg_str_get(&l) : "void";
 }
 
 const char *cg_result(Cg *cg, Symbol *s)
 {
-    return s->result ? cg_ctype(cg, s->result) : "void";
+    return s->sub->result ? cg_ctype(cg, s->sub->result) : "void";
 }
 
 /* The C signature of a subroutine (node instances: net/group given). */
@@ -390,7 +386,7 @@ static const char *signature(Cg *cg, Symbol *s, CgNet *net, int group)
     switch (s->kind) {
     case SYM_PROC:
     case SYM_FUNC:
-        return cg_fmt(cg, "%s%s %s(%s)", s->external ? "" : "static CP_UNUSED ", r,
+        return cg_fmt(cg, "%s%s %s(%s)", s->sub->external ? "" : "static CP_UNUSED ", r,
                    cg_subr_name(cg, s), cg_params(cg, s, ""));
     case SYM_REDUCTION:
         return cg_fmt(cg, "static CP_UNUSED inline %s %s(%s me, %s you)", r, cg_subr_name(cg, s),
@@ -459,17 +455,17 @@ static void for_each_lane_instance(Cg *cg, Symbol *s, InstanceFn fn)
 
 static void emit_prototype(Cg *cg, Symbol *s, CgNet *net, int group)
 {
-    emit(cg->out, "%s%s;", s->external ? "extern " : "", signature(cg, s, net, group));
+    emit(cg->out, "%s%s;", s->sub->external ? "extern " : "", signature(cg, s, net, group));
 }
 
 static SubrContext context_of(Symbol *s)
 {
-    return s->context;
+    return s->sub->context;
 }
 
 static void emit_body(Cg *cg, Symbol *s, CgNet *net, int group)
 {
-    if (s->external)
+    if (s->sub->external)
         return;
     Emitter *o = cg->out;
     CgFn fn = {.subr = s, .ctx = context_of(s), .net = net, .group = group, .bundle = -1,
@@ -629,7 +625,7 @@ static void emit_library_api(Cg *cg, int ndocs, int nnets)
     int n = 0;
     for (int i = 0; i < cg->si->subrs.len; i++) {
         Symbol *s = VEC_AT(cg->si->subrs, i, Symbol);
-        if (s->kind == SYM_PROC && !s->external && s->params.len == 0) {
+        if (s->kind == SYM_PROC && !s->sub->external && s->sub->params.len == 0) {
             emit(o, "{\"%s\", %s},", s->name, cg_subr_name(cg, s));
             n++;
         }
@@ -740,7 +736,7 @@ bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter 
     Cg cg = {.prog = prog, .si = prog->sema, .arena = prog->sema->arena, .opts = *opts,
              .plan = plan, .out = out};
     if (!cg.si->program) {
-        Loc whole_file = {.file = prog->file};
+        Loc whole_file = loc_at(prog->file, 0, 0);
         diag_error(whole_file, "no procedure 'program'");
         return false;
     }
@@ -768,7 +764,7 @@ bool cg_generate(Program *prog, LowerPlan *plan, const CgOptions *opts, Emitter 
     for (int i = 0; i < cg.si->subrs.len; i++) {
         Symbol *s = VEC_AT(cg.si->subrs, i, Symbol);
         for_each_instance(&cg, s, emit_prototype);
-        if (opts->lanes && cg_has_lane_version(s) && !s->external)
+        if (opts->lanes && cg_has_lane_version(s) && !s->sub->external)
             for_each_lane_instance(&cg, s, cg_emit_lane_prototype);
     }
     cg_emit_merge_prototypes(&cg);

@@ -47,8 +47,8 @@ static const char *args_to_temps(Cg *cg, Symbol *subr, PtrVec *args, const char 
 {
     CgStr list = {0};
     cg_str_add(cg, &list, "%s", prefix);
-    for (int i = 0; i < args->len && i < subr->params.len; i++) {
-        Symbol *p = VEC_AT(subr->params, i, Symbol);
+    for (int i = 0; i < args->len && i < subr->sub->params.len; i++) {
+        Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         const char *t = cg_fresh(cg, "arg");
         if (p->access == ACCESS_CONST)
@@ -168,8 +168,8 @@ static const char *broadcast_args(Cg *cg, Symbol *proc, const char *temps_csv)
 {
     CgStr list = {0};
     const char *p = temps_csv;
-    for (int i = 0; i < proc->params.len; i++) {
-        Symbol *prm = VEC_AT(proc->params, i, Symbol);
+    for (int i = 0; i < proc->sub->params.len; i++) {
+        Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         const char *t = arena_strndup(cg->arena, p, n);
@@ -256,8 +256,8 @@ static void call_stmt(Cg *cg, Expr *call)
     CgCaNode nodes[CG_MAX_ARG_TEMPS];
     bool copied[CG_MAX_ARG_TEMPS] = {0};
     bool any = false;
-    for (int i = 0; i < args->len && i < f->params.len && i < CG_MAX_ARG_TEMPS; i++) {
-        Symbol *p = VEC_AT(f->params, i, Symbol);
+    for (int i = 0; i < args->len && i < f->sub->params.len && i < CG_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         if (p->access != ACCESS_VAR || p->type->kind != TY_NODE ||
             !cg_ca_node(cg, VEC_AT(*args, i, Expr), &nodes[i]))
             continue;
@@ -732,8 +732,8 @@ static void stmt(Cg *cg, Stmt *s)
         combine(cg, s, true);
         break;
     case STMT_RETURN:
-        if (s->u.ret.value && cg->fn && cg->fn->subr->result)
-            emit(o, "return %s;", cg_expr_as(cg, s->u.ret.value, cg->fn->subr->result));
+        if (s->u.ret.value && cg->fn && cg->fn->subr->sub->result)
+            emit(o, "return %s;", cg_expr_as(cg, s->u.ret.value, cg->fn->subr->sub->result));
         else
             emit(o, "return;");
         break;

@@ -62,14 +62,14 @@ bool cg_is_builtin(Cg *cg, const Symbol *s)
 
 static const char *builtin_name(Cg *cg, const Symbol *s)
 {
-    if (!cg->opts.builtins || s->kind != SYM_FUNC || !s->external || !s->result ||
-        s->result->kind != TY_REAL)
+    if (!cg->opts.builtins || s->kind != SYM_FUNC || !s->sub->external || !s->sub->result ||
+        s->sub->result->kind != TY_REAL)
         return NULL;
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-        if (strcmp(s->name, builtins[i].name) != 0 || s->params.len != builtins[i].nparams)
+        if (strcmp(s->name, builtins[i].name) != 0 || s->sub->params.len != builtins[i].nparams)
             continue;
-        for (int p = 0; p < s->params.len; p++) {
-            const Symbol *prm = VEC_AT(s->params, p, Symbol);
+        for (int p = 0; p < s->sub->params.len; p++) {
+            const Symbol *prm = VEC_AT(s->sub->params, p, Symbol);
             if (prm->access != ACCESS_CONST || prm->type->kind != TY_REAL)
                 return NULL;
         }
@@ -86,7 +86,7 @@ const char *cg_subr_name(Cg *cg, const Symbol *s)
     switch (s->kind) {
     case SYM_PROC:
     case SYM_FUNC:
-        return s->external ? s->name : arena_printf(cg->arena, "cpF_%s", s->name);
+        return s->sub->external ? s->name : arena_printf(cg->arena, "cpF_%s", s->name);
     case SYM_REDUCTION:
         return arena_printf(cg->arena, "cpR_%s", s->name);
     case SYM_WTA:
@@ -272,8 +272,8 @@ static void emit_lane_struct(Cg *cg, Type *t)
     const PtrVec *slots = lower_node_slots(cg->plan, t);
     for (int i = 0; i < slots->len; i++) {
         const LowerSlot *sl = VEC_AT(*slots, i, LowerSlot);
-        for (int j = 0; j < sl->proc->params.len; j++) {
-            const Symbol *p = VEC_AT(sl->proc->params, j, Symbol);
+        for (int j = 0; j < sl->proc->sub->params.len; j++) {
+            const Symbol *p = VEC_AT(sl->proc->sub->params, j, Symbol);
             if (!cg_slot_param(p))
                 continue;
             emit(o, "%s %s[RT_LANES]; /* slot: %s of the call of %s */", cg_ctype(cg, p->type),

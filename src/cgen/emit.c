@@ -8,15 +8,44 @@
 
 #include "cupitc/diag.h"
 
+/* Text is handed to the sink in pieces of about this size, so memory stays
+   bounded whatever the size of the program. */
+enum { FLUSH_AT = 64 * 1024 };
+
 void emit_init(Emitter *e)
 {
     memset(e, 0, sizeof *e);
+}
+
+void emit_set_sink(Emitter *e, FILE *sink)
+{
+    e->sink = sink;
 }
 
 void emit_free(Emitter *e)
 {
     free(e->buf);
     memset(e, 0, sizeof *e);
+}
+
+static void flush(Emitter *e)
+{
+    if (!e->sink || !e->len)
+        return;
+    if (!e->write_error && fwrite(e->buf, 1, e->len, e->sink) != e->len)
+        e->write_error = errno ? errno : EIO;
+    e->len = 0;
+    e->buf[0] = '\0';
+}
+
+bool emit_finish(Emitter *e)
+{
+    flush(e);
+    if (e->sink && !e->write_error && fflush(e->sink) != 0)
+        e->write_error = errno ? errno : EIO;
+    if (e->write_error)
+        errno = e->write_error;
+    return !e->write_error;
 }
 
 static void reserve(Emitter *e, size_t extra)
@@ -41,17 +70,29 @@ static void put(Emitter *e, const char *s, size_t n)
     memcpy(e->buf + e->len, s, n);
     e->len += n;
     e->buf[e->len] = '\0';
+    if (e->len >= FLUSH_AT)
+        flush(e);
 }
 
 static void vput(Emitter *e, const char *fmt, va_list ap)
 {
+    /* one formatting pass where the text fits (nearly always), a second
+       only after growing the buffer */
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    reserve(e, (size_t)n);
-    vsnprintf(e->buf + e->len, (size_t)n + 1, fmt, ap2);
+    reserve(e, 256);
+    size_t room = e->cap - e->len;
+    int n = vsnprintf(e->buf + e->len, room, fmt, ap);
+    if (n < 0)
+        diag_internal(__FILE__, __LINE__, "bad format in the C emitter");
+    if ((size_t)n >= room) {
+        reserve(e, (size_t)n);
+        vsnprintf(e->buf + e->len, (size_t)n + 1, fmt, ap2);
+    }
     va_end(ap2);
     e->len += (size_t)n;
+    if (e->len >= FLUSH_AT)
+        flush(e);
 }
 
 static void indent(Emitter *e)
@@ -119,43 +160,29 @@ void emit_close(Emitter *e, const char *fmt, ...)
     put(e, "\n", 1);
 }
 
-void emit_append(Emitter *e, const Emitter *other)
+bool emit_same_files(const char *a, const char *b)
 {
-    if (other->len)
-        put(e, other->buf, other->len);
-}
-
-bool emit_matches_file(const Emitter *e, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    FILE *fa = fopen(a, "rb");
+    if (!fa)
         return false;
+    FILE *fb = fopen(b, "rb");
+    if (!fb) {
+        fclose(fa);
+        return false;
+    }
     bool same = true;
-    char chunk[8192];
-    size_t off = 0, n;
-    while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (off + n > e->len || memcmp(chunk, e->buf + off, n) != 0)
+    char ca[8192], cb[8192];
+    for (;;) {
+        size_t na = fread(ca, 1, sizeof ca, fa), nb = fread(cb, 1, sizeof cb, fb);
+        if (na != nb || memcmp(ca, cb, na) != 0) {
             same = false;
-        off += n;
+            break;
+        }
+        if (na == 0)
+            break;
     }
-    fclose(f);
-    return same && off == e->len;
-}
-
-bool emit_write_file(const Emitter *e, const char *path)
-{
-    if (emit_matches_file(e, path))
-        return true;
-    FILE *f;
-    f = fopen(path, "wb");
-    if (!f)
-        return false;
-    bool ok = fwrite(e->buf ? e->buf : "", 1, e->len, f) == e->len;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    errno = saved;
-    return ok;
+    same = same && !ferror(fa) && !ferror(fb);
+    fclose(fa);
+    fclose(fb);
+    return same;
 }

@@ -221,7 +221,7 @@ void lower_layout(LowerPlan *p)
     for (int i = 0; i < p->si->subrs.len; i++) {
         const Symbol *s = VEC_AT(p->si->subrs, i, Symbol);
         c.subr = s;
-        if (s->decl && !s->external)
+        if (s->decl && !s->sub->external)
             l_block(&c, s->decl->u.subr.body);
     }
 }

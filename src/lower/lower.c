@@ -248,9 +248,9 @@ bool lower_uses_io(LowerPlan *p, const Symbol *s)
         return v == (void *)2;
     ptrmap_put(p->arena, &p->uses_io, s, NULL, 0, (void *)1); /* recursion: no news */
     bool yes = false;
-    for (int i = 0; i < s->params.len && !yes; i++)
-        yes = VEC_AT(s->params, i, Symbol)->access == ACCESS_IO;
-    if (!yes && s->decl && !s->external)
+    for (int i = 0; i < s->sub->params.len && !yes; i++)
+        yes = VEC_AT(s->sub->params, i, Symbol)->access == ACCESS_IO;
+    if (!yes && s->decl && !s->sub->external)
         yes = io_in_block(p, s->decl->u.subr.body);
     ptrmap_put(p->arena, &p->uses_io, s, NULL, 0, yes ? (void *)2 : (void *)1);
     return yes;

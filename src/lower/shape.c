@@ -163,7 +163,7 @@ void lower_collect_shapes(LowerPlan *p)
     }
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
-        if (!s->decl || s->external)
+        if (!s->decl || s->sub->external)
             continue;
         LowerNet *owner = s->owner && s->owner->kind == TY_NETWORK ? lower_net_of(p, s->owner)
                                                                    : NULL;

@@ -268,7 +268,7 @@ static bool is_pure_library_function(const Symbol *f)
 {
     static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
                                         "minReal", "maxReal"};
-    if (!f || f->kind != SYM_FUNC || !f->external)
+    if (!f || f->kind != SYM_FUNC || !f->sub->external)
         return false;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(f->name, names[i]))
@@ -683,7 +683,7 @@ static void t_conn_args(TCtx *c, ConnCx *cx, const Symbol *callee, PtrVec *args,
 {
     for (int i = 0; i < args->len; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
-        const Symbol *p = callee && i < callee->params.len ? VEC_AT(callee->params, i, Symbol)
+        const Symbol *p = callee && i < callee->sub->params.len ? VEC_AT(callee->sub->params, i, Symbol)
                                                            : NULL;
         Expr *root = me_elem_root(a);
         if (root && p && p->access == ACCESS_VAR) {
@@ -785,7 +785,7 @@ static void t_conn_block(TCtx *c, void *vcx, Block *b, State *S)
 /* Walks connection subroutine `proc` for one bundle. */
 static void t_conn_subr(TCtx *c, ConnCx *outer, const Symbol *proc, State *S, bool nested)
 {
-    if (!proc->decl || proc->external || !enter(c, proc))
+    if (!proc->decl || proc->sub->external || !enter(c, proc))
         return;
     ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, outer->bundle, (void *)1);
     ConnCx cx = *outer;
@@ -972,15 +972,15 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S)
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
                         State *S, const PtrVec *args)
 {
-    if (!proc->decl || proc->external || !enter(c, proc))
+    if (!proc->decl || proc->sub->external || !enter(c, proc))
         return;
     ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, g, (void *)1);
     NodeCx cx = {.proc = proc, .group = g, .full = full, .returned = returned};
     for (int i = 0; i < 64; i++)
         cx.known[i] = -1;
-    for (int i = 0; args && i < args->len && i < proc->params.len && i < 64; i++) {
+    for (int i = 0; args && i < args->len && i < proc->sub->params.len && i < 64; i++) {
         const Expr *a = VEC_AT(*args, i, Expr);
-        const Symbol *prm = VEC_AT(proc->params, i, Symbol);
+        const Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
         if (prm->access == ACCESS_CONST && prm->type && prm->type->kind == TY_BOOL &&
             a->is_const)
             cx.known[i] = a->const_int != 0;
@@ -1138,7 +1138,7 @@ static void t_net_block(TCtx *c, void *vcx, Block *b, State *S)
 
 static void t_net_subr(TCtx *c, const Symbol *s, State *S)
 {
-    if (!s->decl || s->external || !enter(c, s))
+    if (!s->decl || s->sub->external || !enter(c, s))
         return;
     NetCx cx = {{0}};
     t_net_block(c, &cx, s->decl->u.subr.body, S);
@@ -1510,7 +1510,7 @@ void lower_transport(LowerPlan *p)
         PtrVec entries = {0};
         for (int i = 0; i < si->subrs.len; i++) {
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
-            if (s->context == CTX_CA && s->decl && !s->external)
+            if (s->sub->context == CTX_CA && s->decl && !s->sub->external)
                 entries_in_block(s->decl->u.subr.body, net->type, &entries, a);
         }
         TCtx c = {.p = p, .tn = &tn};

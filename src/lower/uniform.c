@@ -146,7 +146,7 @@ static bool is_pure_library_function(const Symbol *f)
 {
     static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
                                         "minReal", "maxReal"};
-    if (!f || f->kind != SYM_FUNC || !f->external)
+    if (!f || f->kind != SYM_FUNC || !f->sub->external)
         return false;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(f->name, names[i]))
@@ -201,7 +201,7 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
         for (int i = 0; i < e->u.call.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.call.args, i, Expr));
         /* EXTERNAL code may answer each replicate differently */
-        return d || (e->sym && e->sym->external && !is_pure_library_function(e->sym));
+        return d || (e->sym && e->sym->sub->external && !is_pure_library_function(e->sym));
     case EXPR_CONVERT:
         for (int i = 0; i < e->u.convert.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.convert.args, i, Expr));
@@ -260,7 +260,7 @@ static void u_args(UCtx *c, UWalk *w, const Symbol *callee, PtrVec *args, uint8_
 {
     for (int i = 0; i < args->len; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
-        const Symbol *p = callee && i < callee->params.len ? VEC_AT(callee->params, i, Symbol)
+        const Symbol *p = callee && i < callee->sub->params.len ? VEC_AT(callee->sub->params, i, Symbol)
                                                            : NULL;
         bool d = u_expr(c, w, a);
         if (p && p->access == ACCESS_VAR)
@@ -281,7 +281,7 @@ static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl)
                    .net_level = s->owner && s->owner->kind == TY_NETWORK, .subr = s};
     if (args)
         u_args(c, w, s, args, inner.pdiv);
-    if (!s->decl || s->external) {
+    if (!s->decl || s->sub->external) {
         if (args) /* EXTERNAL: its VAR arguments are unknown */
             for (int i = 0; i < args->len; i++)
                 u_clobber(c, w, VEC_AT(*args, i, Expr));
@@ -335,10 +335,10 @@ static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
         Expr *call = s->u.call.call;
         c->effects = true; /* it runs once per replicate: it may print, count */
         u_args(c, w, call->sym, &call->u.call.args, NULL);
-        if (call->sym && call->sym->external)
+        if (call->sym && call->sym->sub->external)
             for (int i = 0; i < call->u.call.args.len; i++)
-                if (i >= call->sym->params.len ||
-                    VEC_AT(call->sym->params, i, Symbol)->access != ACCESS_CONST)
+                if (i >= call->sym->sub->params.len ||
+                    VEC_AT(call->sym->sub->params, i, Symbol)->access != ACCESS_CONST)
                     u_clobber(c, w, VEC_AT(call->u.call.args, i, Expr));
         break;
     }
@@ -544,7 +544,7 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
     case EXPR_CALL:
         for (int i = 0; i < e->u.call.args.len; i++)
             ca_expr(c, st, VEC_AT(e->u.call.args, i, Expr));
-        if (e->sym && e->sym->is_central_agent && e->sym->decl && !e->sym->external &&
+        if (e->sym && e->sym->sub->is_central_agent && e->sym->decl && !e->sym->sub->external &&
             enter(c, e->sym)) { /* a CA function: walked in place */
             ca_block(c, st, e->sym->decl->u.subr.body);
             leave(c);
@@ -759,7 +759,7 @@ static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
             if (t->kind == EXPR_SELECT && t->sym)
                 ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
             const Symbol *callee = s->u.call.call->sym;
-            if (t->kind == EXPR_ME && callee && callee->decl && !callee->external)
+            if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external)
                 merge_writes(callee->decl->u.subr.body, out, a, depth + 1); /* ME.p () */
             for (int j = 0; j < s->u.call.call->u.objcall.args.len; j++)
                 mark_root(VEC_AT(s->u.call.call->u.objcall.args, j, Expr), out, a);

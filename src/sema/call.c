@@ -38,7 +38,7 @@ static bool is_io_object(const Expr *a)
 
 void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
 {
-    int n = callee->params.len;
+    int n = callee->sub->params.len;
     if (args->len != n) {
         diag_error(at, "'%s' expects %d argument%s, but %d %s given", callee->name, n,
                    n == 1 ? "" : "s", args->len, args->len == 1 ? "was" : "were");
@@ -48,7 +48,7 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
     }
     for (int i = 0; i < n; i++) {
         Expr *a = VEC_AT(*args, i, Expr);
-        Symbol *f = VEC_AT(callee->params, i, Symbol);
+        Symbol *f = VEC_AT(callee->sub->params, i, Symbol);
         if (f->access == ACCESS_CONST && type_is_node_array(f->type)) {
             /* EXTERNAL subroutines may take a whole node array (§2.4) */
             Type *t = sema_analyze_expr(c, a);
@@ -93,14 +93,14 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
 /* Explains why a subroutine belongs to the central agent (§5.1). */
 static void note_ca_reason(const Symbol *s)
 {
-    if (s->mentions_network) {
+    if (s->sub->mentions_network) {
         diag_note(s->loc, "'%s' belongs to the central agent because it uses a network "
                   "variable", s->name);
         return;
     }
-    for (int i = 0; i < s->callees.len; i++) {
-        const Symbol *callee = VEC_AT(s->callees, i, Symbol);
-        if (callee->is_central_agent) {
+    for (int i = 0; i < s->sub->callees.len; i++) {
+        const Symbol *callee = VEC_AT(s->sub->callees, i, Symbol);
+        if (callee->sub->is_central_agent) {
             diag_note(s->loc, "'%s' belongs to the central agent because it calls '%s', "
                       "which does", s->name, callee->name);
             return;
@@ -111,7 +111,7 @@ static void note_ca_reason(const Symbol *s)
 
 void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
 {
-    if (ctx_is_parallel(c) && callee->is_central_agent) {
+    if (ctx_is_parallel(c) && callee->sub->is_central_agent) {
         diag_error(at, "'%s' belongs to the central agent and cannot be called from %s",
                    callee->name, sema_ctx_desc(c));
         note_ca_reason(callee);
@@ -119,18 +119,18 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
     }
     /* Bodies are analysed one at a time, so remembering the last caller is
      * enough to record each callee once. */
-    if (!c->subr || callee->last_caller == c->subr)
+    if (!c->subr || callee->sub->last_caller == c->subr)
         return;
-    callee->last_caller = c->subr;
-    vec_push(c->si->arena, &c->subr->callees, callee);
+    callee->sub->last_caller = c->subr;
+    vec_push(c->si->arena, &c->subr->sub->callees, callee);
 }
 
 void sema_check_var_param_rule(Ctx *c, Symbol *callee, Loc at)
 {
     if (callee->kind != SYM_OBJPROC || c->owner == callee->owner)
         return;
-    for (int i = 0; i < callee->params.len; i++) {
-        Symbol *p = VEC_AT(callee->params, i, Symbol);
+    for (int i = 0; i < callee->sub->params.len; i++) {
+        Symbol *p = VEC_AT(callee->sub->params, i, Symbol);
         if (p->access == ACCESS_VAR) {
             diag_error(at, "'%s' has a VAR parameter and can only be called from "
                        "subroutines of type '%s'", callee->name, callee->owner->name);
@@ -222,10 +222,10 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
     e->call_kind = CALL_PLAIN;
     sema_check_args(c, sym, args, f.loc);
     sema_note_global_call(c, sym, f.loc);
-    if (sym->external && is_param_function(sym->name))
+    if (sym->sub->external && is_param_function(sym->name))
         vec_push(c->si->arena, &c->si->param_calls, e);
-    e->type = sym->result;
-    e->cat = sym->result ? VC_VALUE : VC_NONE;
+    e->type = sym->sub->result;
+    e->cat = sym->sub->result ? VC_VALUE : VC_NONE;
     return e->type;
 }
 
@@ -411,11 +411,11 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         sema_note_net_use(c, e->loc, "a group procedure call");
     else if (c->subr && (obj->kind == EXPR_ME || obj->kind == EXPR_YOU) && m->owner &&
              m->owner->kind != TY_RECORD)
-        vec_push(c->si->arena, &c->subr->me_calls, e);
+        vec_push(c->si->arena, &c->subr->sub->me_calls, e);
     sema_check_var_param_rule(c, m, mid.loc);
     sema_check_args(c, m, args, mid.loc);
-    e->type = m->result;
-    e->cat = m->result ? VC_VALUE : VC_NONE;
+    e->type = m->sub->result;
+    e->cat = m->sub->result ? VC_VALUE : VC_NONE;
     return e->type;
 }
 

@@ -24,7 +24,7 @@ const char *sema_ctx_desc(const Ctx *c)
     switch (c->kind) {
     case CTX_NONE: return c->elem_init ? "an element initializer" : "a global initializer";
     case CTX_CA: case CTX_FREE:
-        if (c->subr && (c->subr->is_central_agent || c->subr->mentions_network))
+        if (c->subr && (c->subr->sub->is_central_agent || c->subr->sub->mentions_network))
             return "the central agent";
         return c->subr && c->subr->kind == SYM_FUNC ? "a global function"
                                                     : "a global procedure";
@@ -83,17 +83,17 @@ void sema_classify_central_agent(SemaInfo *si)
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))
             continue;
-        s->is_central_agent = !s->external && (s == si->program || s->mentions_network);
+        s->sub->is_central_agent = !s->sub->external && (s == si->program || s->sub->mentions_network);
     }
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < si->subrs.len; i++) {
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
-            if (!is_global_subr(s) || s->is_central_agent || s->external)
+            if (!is_global_subr(s) || s->sub->is_central_agent || s->sub->external)
                 continue;
-            for (int j = 0; j < s->callees.len; j++) {
-                if (VEC_AT(s->callees, j, Symbol)->is_central_agent) {
-                    s->is_central_agent = true;
+            for (int j = 0; j < s->sub->callees.len; j++) {
+                if (VEC_AT(s->sub->callees, j, Symbol)->sub->is_central_agent) {
+                    s->sub->is_central_agent = true;
                     changed = true;
                     break;
                 }
@@ -104,7 +104,7 @@ void sema_classify_central_agent(SemaInfo *si)
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))
             continue;
-        s->is_free = !s->is_central_agent;
-        s->context = s->is_central_agent ? CTX_CA : CTX_FREE;
+        s->sub->is_free = !s->sub->is_central_agent;
+        s->sub->context = s->sub->is_central_agent ? CTX_CA : CTX_FREE;
     }
 }

@@ -52,17 +52,17 @@ Type *sema_resolve_type(Ctx *c, Ident id)
  * is not found nearby. */
 static Loc word_after(Loc at, const char *word)
 {
-    const SourceFile *f = at.file;
+    const SourceFile *f = loc_file(at);
     if (!f || at.line < 1 || at.line > f->nlines)
         return at;
     size_t n = strlen(word);
     const char *p = f->line_starts[at.line - 1] + at.col - 1, *end = f->text + f->len;
-    int line = at.line, col = at.col;
+    int line = at.line, col = (int)at.col;
     for (int budget = 400; p + n <= end && budget > 0; p++, budget--) {
         bool start = p == f->text || !(p[-1] >= 'A' && p[-1] <= 'Z');
         bool stop = p + n == end || !(p[n] >= 'A' && p[n] <= 'Z');
         if (start && stop && memcmp(p, word, n) == 0)
-            return (Loc){.file = f, .line = line, .col = col};
+            return loc_at(f, line, col);
         if (*p == '\n') {
             line++;
             col = 1;
@@ -246,7 +246,7 @@ static void data_decl(Ctx *c, Decl *d, bool global)
         /* A top-level local may not repeat a parameter's name (§1.5). */
         Scope *params = c->scope->parent;
         Symbol *p = params && params->kind == SCOPE_PARAMS && c->subr &&
-                            c->subr->scope == params
+                            c->subr->sub->scope == params
                         ? sema_scope_find(params, sym->name) : NULL;
         if (p) {
             diag_error(sym->loc, "redefinition of '%s'", sym->name);
@@ -278,14 +278,14 @@ static bool is_function_kind(SymKind k)
 static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = init_ctx(si, si->globals, false);
-    sym->external = d->u.subr.external;
-    sym->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-    sym->scope->subr = sym;
+    sym->sub->external = d->u.subr.external;
+    sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+    sym->sub->scope->subr = sym;
     bool func = sym->kind == SYM_FUNC || sym->kind == SYM_OBJFUNC;
     for (int g = 0; g < d->u.subr.params.len; g++) {
         ParamGroup *pg = VEC_AT(d->u.subr.params, g, ParamGroup);
         Type *t = sema_resolve_type(&c, pg->type);
-        if (!check_placement(t, sym->external ? PL_EXT_PARAM : PL_PARAM, pg->type.loc))
+        if (!check_placement(t, sym->sub->external ? PL_EXT_PARAM : PL_PARAM, pg->type.loc))
             t = err_type(si);
         if (func && pg->access == ACCESS_VAR)
             diag_error(word_after(pg->type.loc, "VAR"), "a function cannot have VAR "
@@ -296,10 +296,10 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
             p->type = t;
             p->access = pg->access;
             p->subr = sym;
-            p->index = sym->params.len;
+            p->index = sym->sub->params.len;
             p->defined = true;
-            vec_push(si->arena, &sym->params, p);
-            if (sema_declare(si, sym->scope, p))
+            vec_push(si->arena, &sym->sub->params, p);
+            if (sema_declare(si, sym->sub->scope, p))
                 sema_assign_local_cname(si, sym, p);
         }
     }
@@ -307,7 +307,7 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
         Type *r = sema_resolve_type(&c, d->u.subr.result);
         if (!check_placement(r, PL_RESULT, d->u.subr.result.loc))
             r = err_type(si);
-        sym->result = r;
+        sym->sub->result = r;
         sym->type = r;
     }
 }
@@ -318,7 +318,7 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
     Ctx c = {0};
     c.si = si;
     c.subr = sym;
-    c.scope = sym->scope;
+    c.scope = sym->sub->scope;
     c.undefined = sema_scope_new(si, SCOPE_BLOCK, NULL);
     c.owner = sym->owner;
     switch (sym->kind) {
@@ -341,8 +341,8 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
         c.index_ok = sym->owner->kind == TY_NETWORK || sym->owner->kind == TY_NODE;
         break;
     }
-    sym->context = c.kind;
-    if (sym->external || !d->u.subr.body)
+    sym->sub->context = c.kind;
+    if (sym->sub->external || !d->u.subr.body)
         return;
     sema_block(&c, d->u.subr.body);
     if (is_function_kind(sym->kind)) {
@@ -354,10 +354,10 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
     if (c.kind == CTX_CA) {
         /* §5.1, incrementally: every callee is defined earlier, so its
          * classification is already final. */
-        bool ca = sym->is_central_agent || sym->mentions_network;
-        for (int i = 0; i < sym->callees.len && !ca; i++)
-            ca = VEC_AT(sym->callees, i, Symbol)->is_central_agent;
-        sym->is_central_agent = ca;
+        bool ca = sym->sub->is_central_agent || sym->sub->mentions_network;
+        for (int i = 0; i < sym->sub->callees.len && !ca; i++)
+            ca = VEC_AT(sym->sub->callees, i, Symbol)->sub->is_central_agent;
+        sym->sub->is_central_agent = ca;
     }
 }
 
@@ -366,7 +366,7 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
  * arguments). */
 static void check_standard(const Symbol *sym)
 {
-    const StdSubr *std = sym->external ? stdlib_find(sym->name) : NULL;
+    const StdSubr *std = sym->sub->external ? stdlib_find(sym->name) : NULL;
     const char *why = std ? stdlib_mismatch(std, sym) : NULL;
     if (!why)
         return;
@@ -388,9 +388,9 @@ static void global_subr(SemaInfo *si, Decl *d)
             t = err_type(si);
         }
         sym->type = t;
-        sym->result = d->kind == DECL_WTA ? si->builtin[TY_BOOL] : t;
-        sym->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-        sym->scope->subr = sym;
+        sym->sub->result = d->kind == DECL_WTA ? si->builtin[TY_BOOL] : t;
+        sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+        sym->sub->scope->subr = sym;
     } else {
         subr_header(si, d, sym);
         check_standard(sym);
@@ -535,8 +535,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
             m->decl = d;
             m->owner = t;
             m->cname = arena_printf(si->arena, "%s_merge", t->name);
-            m->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-            m->scope->subr = m;
+            m->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+            m->sub->scope->subr = m;
             d->sym = m;
             if (t->merge) {
                 diag_error(d->loc, "type '%s' has more than one MERGE procedure", t->name);
@@ -724,7 +724,7 @@ void sema_declare_globals(SemaInfo *si, Program *prog)
             d->sym = sym;
             declare_global(si, sym);
             if (sym->kind == SYM_PROC && n.name == intern_cstr(si->arena, "program"))
-                sym->is_central_agent = true;
+                sym->sub->is_central_agent = true;
             break;
         }
         default:

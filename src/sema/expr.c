@@ -79,7 +79,7 @@ bool sema_note_network_use(Ctx *c, Expr *e)
         return false;
     }
     if (c->subr)
-        c->subr->mentions_network = true;
+        c->subr->sub->mentions_network = true;
     return true;
 }
 
@@ -546,7 +546,7 @@ static Type *unary_expr(Ctx *c, Expr *e)
         return error_type(c, e);
     }
     if (op == OP_RANDOM && c->subr)
-        c->subr->uses_random = true;
+        c->subr->sub->uses_random = true;
     e->type = t;
     e->cat = VC_VALUE;
     sema_fold(c, e);

@@ -141,8 +141,18 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
 
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
 {
+    static const SubrInfo no_subr; /* in read-only memory */
     Symbol *sym = arena_alloc(si->arena, sizeof *sym);
     sym->kind = kind;
+    switch (kind) {
+    case SYM_PROC: case SYM_FUNC: case SYM_REDUCTION: case SYM_WTA:
+    case SYM_OBJPROC: case SYM_OBJFUNC: case SYM_MERGE:
+        sym->sub = arena_alloc(si->arena, sizeof *sym->sub);
+        break;
+    default:
+        sym->sub = (SubrInfo *)&no_subr;
+        break;
+    }
     sym->name = name;
     sym->loc = loc;
     sym->cname = name;
@@ -207,23 +217,23 @@ void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
     if (!subr)
         return;
     enum { SCAN_MAX = 32 }; /* few locals (the usual case): a scan, no table */
-    if (subr->locals.len < SCAN_MAX && !subr->local_names) {
+    if (subr->sub->locals.len < SCAN_MAX && !subr->sub->local_names) {
         int count = 0;
-        for (int i = 0; i < subr->locals.len; i++)
-            if (VEC_AT(subr->locals, i, Symbol)->name == sym->name)
+        for (int i = 0; i < subr->sub->locals.len; i++)
+            if (VEC_AT(subr->sub->locals, i, Symbol)->name == sym->name)
                 count++;
-        vec_push(si->arena, &subr->locals, sym);
+        vec_push(si->arena, &subr->sub->locals, sym);
         sym->cname = count ? arena_printf(si->arena, "%s_%d", sym->name, count + 1) : sym->name;
         return;
     }
-    if (!subr->local_names) { /* the table takes over from the scan */
-        subr->local_names = arena_alloc(si->arena, sizeof *subr->local_names);
-        memset(subr->local_names, 0, sizeof *subr->local_names);
-        for (int i = 0; i < subr->locals.len; i++)
-            (*name_count(si, subr->local_names, VEC_AT(subr->locals, i, Symbol)->name))++;
+    if (!subr->sub->local_names) { /* the table takes over from the scan */
+        subr->sub->local_names = arena_alloc(si->arena, sizeof *subr->sub->local_names);
+        memset(subr->sub->local_names, 0, sizeof *subr->sub->local_names);
+        for (int i = 0; i < subr->sub->locals.len; i++)
+            (*name_count(si, subr->sub->local_names, VEC_AT(subr->sub->locals, i, Symbol)->name))++;
     }
-    int *count = name_count(si, subr->local_names, sym->name);
-    vec_push(si->arena, &subr->locals, sym);
+    int *count = name_count(si, subr->sub->local_names, sym->name);
+    vec_push(si->arena, &subr->sub->locals, sym);
     sym->cname = *count ? arena_printf(si->arena, "%s_%d", sym->name, *count + 1) : sym->name;
     (*count)++;
 }

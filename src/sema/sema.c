@@ -44,7 +44,7 @@ static void check_program(SemaInfo *si, const Program *prog)
 {
     Symbol *p = sema_scope_find(si->globals, intern_cstr(si->arena, "program"));
     if (!p) {
-        diag_error((Loc){.file = prog->file}, "the program has no procedure 'program' "
+        diag_error(loc_at(prog->file, 0, 0), "the program has no procedure 'program' "
                    "(execution starts there)");
         return;
     }
@@ -52,11 +52,11 @@ static void check_program(SemaInfo *si, const Program *prog)
         diag_error(p->loc, "'program' must be a procedure, not a %s", sema_sym_what(p));
         return;
     }
-    if (p->external) {
+    if (p->sub->external) {
         diag_error(p->loc, "procedure 'program' cannot be EXTERNAL");
         return;
     }
-    if (p->params.len > 0) {
+    if (p->sub->params.len > 0) {
         diag_error(p->loc, "procedure 'program' must have an empty parameter list ()");
         return;
     }

@@ -125,18 +125,18 @@ const char *stdlib_mismatch(const StdSubr *s, const Symbol *sym)
                  function ? "function" : "procedure", s->function ? "function" : "procedure");
         return why;
     }
-    if (function && (!sym->result || sym->result->kind != s->result)) {
+    if (function && (!sym->sub->result || sym->sub->result->kind != s->result)) {
         snprintf(why, sizeof why, "its result is %s here, but %s in the library",
-                 sym->result ? sym->result->name : "?", type_word(s->result));
+                 sym->sub->result ? sym->sub->result->name : "?", type_word(s->result));
         return why;
     }
-    if (sym->params.len != s->nparams) {
+    if (sym->sub->params.len != s->nparams) {
         snprintf(why, sizeof why, "it has %d parameter%s here, but %d in the library",
-                 sym->params.len, sym->params.len == 1 ? "" : "s", s->nparams);
+                 sym->sub->params.len, sym->sub->params.len == 1 ? "" : "s", s->nparams);
         return why;
     }
     for (int i = 0; i < s->nparams; i++) {
-        const Symbol *p = VEC_AT(sym->params, i, Symbol);
+        const Symbol *p = VEC_AT(sym->sub->params, i, Symbol);
         const StdParam *q = &s->params[i];
         if (p->access != q->access || !p->type || p->type->kind != q->type) {
             snprintf(why, sizeof why, "parameter %d is %s %s here, but %s %s in the library",

@@ -10,8 +10,16 @@
 void sema_block(Ctx *c, Block *b)
 {
     Scope *outer = c->scope;
-    Scope *s = sema_scope_new(c->si, SCOPE_BLOCK, outer);
-    s->subr = c->subr;
+    /* only definitions add names to a block's scope: a nested block without
+       any (most of them) looks names up in the enclosing scope directly.  A
+       subroutine body always has its own, so that a nested block's scope
+       never has the parameters as its parent (decls.c tells a top-level
+       local that way) */
+    Scope *s = outer;
+    if (b->defs.len > 0 || !outer || outer->kind != SCOPE_BLOCK) {
+        s = sema_scope_new(c->si, SCOPE_BLOCK, outer);
+        s->subr = c->subr;
+    }
     b->scope = s;
     c->scope = s;
     for (int i = 0; i < b->defs.len; i++)
@@ -98,10 +106,10 @@ static void return_stmt(Ctx *c, Stmt *s)
     if (!v) {
         if (func)
             diag_error(s->loc, "RETURN in %s needs a value of type %s", sema_ctx_desc(c),
-                       c->subr->result->name);
+                       c->subr->sub->result->name);
         return;
     }
-    sema_value_to(c, v, c->subr->result, "the RETURN value");
+    sema_value_to(c, v, c->subr->sub->result, "the RETURN value");
 }
 
 /* LoopStmt -> FOR Object ":=" Expression ForLoopStep Expression REPEAT

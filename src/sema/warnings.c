@@ -58,13 +58,13 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
 
 static bool has_body(const Symbol *s)
 {
-    return s->decl && !s->external && s->decl->u.subr.body;
+    return s->decl && !s->sub->external && s->decl->u.subr.body;
 }
 
 static void locals(const Symbol *subr)
 {
-    for (int i = 0; i < subr->locals.len; i++) {
-        const Symbol *v = VEC_AT(subr->locals, i, Symbol);
+    for (int i = 0; i < subr->sub->locals.len; i++) {
+        const Symbol *v = VEC_AT(subr->sub->locals, i, Symbol);
         if (!v->name || v->redefined)
             continue;
         if (v->kind == SYM_PARAM) {

@@ -254,25 +254,25 @@ static const char *ca_program =
 START_TEST(test_sema_central_agent)
 {
     ck_assert_int_eq(analyze(ca_program), 0);
-    ck_assert(global("program")->is_central_agent);
+    ck_assert(global("program")->sub->is_central_agent);
     ck_assert_ptr_eq(prog->sema->program, global("program"));
-    ck_assert(global("usesNet")->is_central_agent);
-    ck_assert(global("usesNet")->mentions_network);
-    ck_assert(global("callsUser")->is_central_agent);
-    ck_assert(!global("callsUser")->mentions_network);
-    ck_assert(global("callsCaller")->is_central_agent);
-    ck_assert(global("readNet")->is_central_agent);
-    ck_assert(global("helper")->is_free);
-    ck_assert(global("twice")->is_free);
-    ck_assert(global("ext")->is_free);
-    ck_assert(global("ext")->external);
-    ck_assert_int_eq(global("helper")->context, CTX_FREE);
-    ck_assert_int_eq(global("callsUser")->context, CTX_CA);
-    ck_assert_int_eq(global("callsCaller")->callees.len, 2);
+    ck_assert(global("usesNet")->sub->is_central_agent);
+    ck_assert(global("usesNet")->sub->mentions_network);
+    ck_assert(global("callsUser")->sub->is_central_agent);
+    ck_assert(!global("callsUser")->sub->mentions_network);
+    ck_assert(global("callsCaller")->sub->is_central_agent);
+    ck_assert(global("readNet")->sub->is_central_agent);
+    ck_assert(global("helper")->sub->is_free);
+    ck_assert(global("twice")->sub->is_free);
+    ck_assert(global("ext")->sub->is_free);
+    ck_assert(global("ext")->sub->external);
+    ck_assert_int_eq(global("helper")->sub->context, CTX_FREE);
+    ck_assert_int_eq(global("callsUser")->sub->context, CTX_CA);
+    ck_assert_int_eq(global("callsCaller")->sub->callees.len, 2);
     Type *n = global("N")->type;
     Symbol *p = VEC_AT(n->subrs, 0, Symbol);
-    ck_assert_int_eq(p->context, CTX_NODEP);
-    ck_assert(!p->is_central_agent);
+    ck_assert_int_eq(p->sub->context, CTX_NODEP);
+    ck_assert(!p->sub->is_central_agent);
 }
 END_TEST
 
@@ -403,10 +403,10 @@ START_TEST(test_sema_symbols_and_scopes)
     ck_assert_ptr_nonnull(r->merge);
     ck_assert_str_eq(r->merge->cname, "R_merge");
     Symbol *p = global("p");
-    ck_assert_int_eq(p->params.len, 1);
-    ck_assert_int_eq(p->locals.len, 3); /* x, y, inner y */
-    ck_assert_str_eq(VEC_AT(p->locals, 2, Symbol)->cname, "y_2");
-    ck_assert_int_eq(VEC_AT(p->params, 0, Symbol)->access, ACCESS_CONST);
+    ck_assert_int_eq(p->sub->params.len, 1);
+    ck_assert_int_eq(p->sub->locals.len, 3); /* x, y, inner y */
+    ck_assert_str_eq(VEC_AT(p->sub->locals, 2, Symbol)->cname, "y_2");
+    ck_assert_int_eq(VEC_AT(p->sub->params, 0, Symbol)->access, ACCESS_CONST);
     ck_assert(global("x")->is_global);
     ck_assert_ptr_eq(prog->sema->data.items[0], global("x"));
     ck_assert_str_eq(sema_type_name(r), "R");
@@ -482,7 +482,7 @@ static void walk_expr(const Expr *e)
     if (!e)
         return;
     bool proc_call = (e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) && e->sym &&
-                     !e->sym->result;
+                     !e->sym->sub->result;
     if (!proc_call && (!e->type || e->cat == VC_NONE || type_is_error(e->type)))
         unannotated++;
     if ((e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) &&
@@ -606,7 +606,7 @@ static void walk_decl(const Decl *d)
     case DECL_DATA: case DECL_ELEM: walk_data(d); break;
     case DECL_IFACE: if (!d->sym) unannotated++; break;
     default:
-        if (!d->sym || d->sym->context == CTX_NONE)
+        if (!d->sym || d->sym->sub->context == CTX_NONE)
             unannotated++;
         if (d->u.subr.body)
             walk_block(d->u.subr.body);

@@ -1,0 +1,208 @@
+/* check_memory.c -- unit tests of the compiler's storage: the arena
+ * (src/arena.c), the streaming C emitter (src/cgen/emit.c) and source
+ * locations (src/diag.c). */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cupitc/arena.h"
+#include "cupitc/diag.h"
+#include "cupitc/emit.h"
+
+static bool all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i])
+            return false;
+    return true;
+}
+
+START_TEST(test_arena_zeroed_and_aligned)
+{
+    Arena *a = arena_new();
+    /* many chunks' worth, in sizes that are not multiples of 8 */
+    for (int i = 0; i < 200000; i++) {
+        size_t n = (size_t)(i % 61) + 1;
+        unsigned char *p = arena_alloc(a, n);
+        ck_assert_msg(((uintptr_t)p & 7) == 0, "allocation %d not 8-aligned", i);
+        ck_assert_msg(all_zero(p, n), "allocation %d not zero", i);
+        memset(p, 0xAB, n); /* the next allocation must not see this */
+    }
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_arena_large_blocks)
+{
+    Arena *a = arena_new();
+    char *small = arena_alloc(a, 16);
+    memcpy(small, "before", 7);
+    /* larger than a chunk: its own mapping; the current chunk stays in use */
+    size_t big = 5u * 1024 * 1024 + 3;
+    unsigned char *p = arena_alloc(a, big);
+    ck_assert(all_zero(p, big));
+    p[0] = p[big - 1] = 1;
+    char *after = arena_alloc(a, 16);
+    ck_assert(all_zero(after, 16));
+    ck_assert_ptr_eq(after, small + 16); /* bump allocation went on in place */
+    ck_assert_str_eq(small, "before");
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_arena_vectors_keep_items)
+{
+    Arena *a = arena_new();
+    PtrVec v = {0}, w = {0};
+    static int items[5000];
+    for (int i = 0; i < 5000; i++) {
+        vec_push(a, &v, &items[i]);
+        if (i % 3 == 0) /* interleaved: w's growth cannot always be in place */
+            vec_push(a, &w, &items[i]);
+        if (i % 7 == 0)
+            arena_alloc(a, 24);
+    }
+    ck_assert_int_eq(v.len, 5000);
+    ck_assert_int_ge(v.cap, v.len);
+    for (int i = 0; i < 5000; i++)
+        ck_assert_ptr_eq(VEC_AT(v, i, int), &items[i]);
+    for (int i = 0; i < w.len; i++)
+        ck_assert_ptr_eq(VEC_AT(w, i, int), &items[3 * i]);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_arena_printf_long_text)
+{
+    Arena *a = arena_new();
+    ck_assert_str_eq(arena_printf(a, "%s-%d", "x", 42), "x-42");
+    char long_text[1000];
+    memset(long_text, 'q', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    char *s = arena_printf(a, "<%s>", long_text);
+    ck_assert_uint_eq(strlen(s), sizeof long_text + 1);
+    ck_assert(s[0] == '<' && s[sizeof long_text] == '>');
+    ck_assert_ptr_eq(intern_cstr(a, "name"), intern(a, "name!", 4));
+    arena_free(a);
+}
+END_TEST
+
+/* Emits `lines` numbered lines through an emitter with a sink. */
+static bool emit_lines(FILE *f, int lines)
+{
+    Emitter e;
+    emit_init(&e);
+    emit_set_sink(&e, f);
+    emit_open(&e, "int f(void)");
+    for (int i = 0; i < lines; i++)
+        emit(&e, "x%d = %d; /* %s */", i, i * 7, "a comment long enough to fill the buffer");
+    emit_close(&e, "%s", "");
+    bool ok = emit_finish(&e);
+    ck_assert_uint_eq(e.len, 0); /* everything went to the sink */
+    emit_free(&e);
+    return ok;
+}
+
+START_TEST(test_emit_streams_in_order)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert(emit_lines(f, 20000)); /* several 64 KB pieces */
+    rewind(f);
+    char line[256];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "int f(void) {\n");
+    for (int i = 0; i < 20000; i++) {
+        char want[256];
+        snprintf(want, sizeof want, "    x%d = %d; /* %s */\n", i, i * 7,
+                 "a comment long enough to fill the buffer");
+        ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+        ck_assert_str_eq(line, want);
+    }
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "}\n");
+    ck_assert_ptr_null(fgets(line, sizeof line, f));
+    fclose(f);
+}
+END_TEST
+
+START_TEST(test_emit_reports_write_errors)
+{
+    FILE *f = fopen("/dev/full", "wb");
+    if (!f)
+        return; /* no /dev/full here */
+    errno = 0;
+    ck_assert(!emit_lines(f, 5000));
+    ck_assert_int_eq(errno, ENOSPC);
+    fclose(f);
+}
+END_TEST
+
+START_TEST(test_emit_without_sink_keeps_text)
+{
+    Emitter e;
+    emit_init(&e);
+    emit(&e, "a %s", "b");
+    emit_raw(&e, "%d", 3);
+    ck_assert_str_eq(e.buf, "a b\n3");
+    ck_assert(emit_finish(&e));
+    ck_assert_str_eq(e.buf, "a b\n3");
+    emit_free(&e);
+}
+END_TEST
+
+START_TEST(test_loc_names_its_file)
+{
+    SourceFile *f = source_from_string("one.nn", "x\n", 2);
+    SourceFile *g = source_from_string("two.nn", "y\n", 2);
+    Loc l = loc_at(f, 3, 7), m = loc_at(g, 1, 1);
+    ck_assert_uint_eq(sizeof(Loc), 8);
+    ck_assert_ptr_eq(loc_file(l), f);
+    ck_assert_ptr_eq(loc_file(m), g);
+    ck_assert_int_eq(l.line, 3);
+    ck_assert_int_eq((int)l.col, 7);
+    ck_assert_ptr_null(loc_file((Loc){0}));
+    ck_assert_int_eq((int)loc_at(f, 1, LOC_MAX_COL + 100).col, LOC_MAX_COL);
+    source_free(f);
+    ck_assert_ptr_null(loc_file(l)); /* a freed file is no longer named */
+    SourceFile *h = source_from_string("three.nn", "", 0);
+    ck_assert_ptr_eq(loc_file(loc_at(h, 1, 1)), h);
+    source_free(g);
+    source_free(h);
+}
+END_TEST
+
+static Suite *memory_suite(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("arena");
+    tcase_add_test(tc, test_arena_zeroed_and_aligned);
+    tcase_add_test(tc, test_arena_large_blocks);
+    tcase_add_test(tc, test_arena_vectors_keep_items);
+    tcase_add_test(tc, test_arena_printf_long_text);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("emitter");
+    tcase_add_test(tc, test_emit_streams_in_order);
+    tcase_add_test(tc, test_emit_reports_write_errors);
+    tcase_add_test(tc, test_emit_without_sink_keeps_text);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("locations");
+    tcase_add_test(tc, test_loc_names_its_file);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(memory_suite());
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
