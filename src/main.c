@@ -17,7 +17,9 @@
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
 #include "cupitc/lower.h"
+#include "cupitc/lower_ir.h"
 #include "cupitc/output.h"
+#include "cupitc/print_c.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
 #include "cupitc/stdlib_sigs.h"
@@ -387,7 +389,21 @@ static int generate_c(const Options *opt, Program *prog, LowerPlan *plan,
                      .source_name = opt->input,
                      .library = opt->library};
     int status = 0;
-    if (!cg_generate(prog, plan, &cgo, &em)) {
+    bool ok_gen;
+    if (getenv("CUPITC_IR")) {
+        IrOptions io = {.line_directives = cgo.line_directives, .check_index = cgo.check_index,
+                        .check_overflow = cgo.check_overflow, .lanes = cgo.lanes,
+                        .builtins = cgo.builtins, .library = cgo.library,
+                        .source_name = cgo.source_name};
+        Lw *lw;
+        IrModule *mod = lower_to_ir(prog, plan, &io, &lw);
+        ok_gen = !lower_failed(lw) && lower_finish_ir(lw);
+        if (ok_gen)
+            print_c_module(mod, &em);
+    } else {
+        ok_gen = cg_generate(prog, plan, &cgo, &em);
+    }
+    if (!ok_gen) {
         status = EXIT_INPUT_ERROR;
     } else {
         bool ok = emit_finish(&em);

@@ -1,0 +1,892 @@
+/* print_c.c -- prints an IrModule as one C translation unit.
+ *
+ * Sections, in order: the configuration macros and the prelude, the C
+ * types of the program's types and of their layouts, the prototypes of
+ * every function, the static objects (globals and the tables the runtime
+ * reads), the function bodies.  Expressions are printed fully
+ * parenthesized into a scratch arena that is emptied after each function,
+ * so memory does not grow with the program. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cupitc/print_c.h"
+#include "print_c_internal.h"
+
+typedef struct Pc {
+    const IrModule *m;
+    Emitter *out;
+    Arena *scratch;
+    const char *line_file; /* the source name, escaped for #line */
+    int inline_depth;      /* > 0: inside a statement expression (no #line) */
+} Pc;
+
+static const char *fmt(Pc *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Pc *p, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    char *s = arena_vprintf(p->scratch, f, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- types ----------------------------------------------------------------- */
+
+static const char *cupit_ctype(Pc *p, const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT1: return "cp_int1";
+    case TY_INT2: return "cp_int2";
+    case TY_INT: return "cp_int";
+    case TY_REAL: return "cp_real";
+    case TY_BOOL: return "cp_bool";
+    case TY_STRING: return "cp_string";
+    case TY_OPAQUE: return "cp_opaque";
+    case TY_INTERVAL1: return "cp_interval1";
+    case TY_INTERVAL2: return "cp_interval2";
+    case TY_INTERVAL: return "cp_interval";
+    case TY_REALERVAL: return "cp_realerval";
+    case TY_SYMBOLIC: case TY_RECORD: case TY_NODE: case TY_CONNECTION: case TY_NETWORK:
+    case TY_ARRAY:
+        return fmt(p, "cpT_%s", t->name);
+    default:
+        return "void";
+    }
+}
+
+/* The name of a type that is not a pointer or an array. */
+static const char *base_type(Pc *p, const IrType *t)
+{
+    switch (t->kind) {
+    case IRT_VOID: return "void";
+    case IRT_BOOL: return "bool";
+    case IRT_INT: return "int";
+    case IRT_I32: return "int32_t";
+    case IRT_I64: return "int64_t";
+    case IRT_U64: return "uint64_t";
+    case IRT_SIZE: return "size_t";
+    case IRT_VALUE: return cupit_ctype(p, t->cupit);
+    case IRT_RECORD: return t->layout->cname;
+    case IRT_VEC:
+        return t->elem->kind == IRT_VALUE && t->elem->cupit->kind == TY_REAL ? "cp_vreal" : "cp_vint";
+    case IRT_NET: return "rt_net";
+    case IRT_IO: return "cp_io";
+    case IRT_POS: return "rt_srcpos";
+    case IRT_CSTR: return "const char *";
+    case IRT_OPAQUE: return "void";
+    case IRT_NAMED: return t->name;
+    default: return "void";
+    }
+}
+
+/* A declaration of `name` (may be "") of type t, C declarator syntax.
+ * is_const qualifies the declared object itself. */
+static const char *decl_q(Pc *p, const IrType *t, const char *inner, bool is_const);
+
+static const char *decl(Pc *p, const IrType *t, const char *inner)
+{
+    return decl_q(p, t, inner, false);
+}
+
+static const char *decl_q(Pc *p, const IrType *t, const char *inner, bool is_const)
+{
+    switch (t->kind) {
+    case IRT_PTR: {
+        const char *x = is_const ? fmt(p, "*const %s", inner) : fmt(p, "*%s", inner);
+        return decl_q(p, t->elem, x, t->is_const);
+    }
+    case IRT_ARRAY: {
+        const char *dim = t->n == -1 ? "RT_LANES" : t->n == -2 ? "" : fmt(p, "%d", t->n);
+        const char *x = inner[0] == '*' ? fmt(p, "(%s)[%s]", inner, dim) : fmt(p, "%s[%s]", inner, dim);
+        return decl_q(p, t->elem, x, is_const);
+    }
+    case IRT_CSTR: /* a pointer type itself: const applies to the pointer */
+        return fmt(p, "const char *%s%s", is_const ? "const " : "", inner);
+    default: {
+        const char *b = base_type(p, t);
+        const char *sep = inner[0] && b[strlen(b) - 1] != '*' ? " " : "";
+        return fmt(p, "%s%s%s%s", is_const ? "const " : "", b, sep, inner);
+    }
+    }
+}
+
+static const char *type_name(Pc *p, const IrType *t)
+{
+    return decl(p, t, "");
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+
+static const char *expr(Pc *p, const IrExpr *e);
+static void stmt(Pc *p, const IrStmt *s);
+static void body_of(Pc *p, const IrStmt *s);
+
+static const char *real_literal(Pc *p, double v)
+{
+    if (isnan(v))
+        return "((cp_real)__builtin_nanf(\"\"))";
+    if (isinf(v))
+        return v > 0 ? "((cp_real)__builtin_inff())" : "((cp_real)-__builtin_inff())";
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", v);
+    if (!strpbrk(buf, ".eEn"))
+        strcat(buf, ".0");
+    return fmt(p, "((cp_real)%s)", buf);
+}
+
+static const char *int_literal(Pc *p, const IrType *t, int64_t v)
+{
+    const char *lit = v == INT64_MIN       ? "INT64_MIN"
+                      : v == -2147483648LL ? "(-2147483647 - 1)"
+                      : v < 0              ? fmt(p, "(%" PRId64 ")", v)
+                                           : fmt(p, "%" PRId64, v);
+    if (t->kind == IRT_VALUE && t->cupit->kind != TY_INT)
+        return fmt(p, "((%s)%s)", type_name(p, t), lit);
+    return lit;
+}
+
+static const char *string_literal(Pc *p, const char *bytes, int len)
+{
+    char *s = arena_alloc(p->scratch, (size_t)len * 4 + 3);
+    char *q = s;
+    *q++ = '"';
+    for (int i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)bytes[i];
+        if (c == '"' || c == '\\') {
+            *q++ = '\\';
+            *q++ = (char)c;
+        } else if (c == '\n') {
+            *q++ = '\\';
+            *q++ = 'n';
+        } else if (c == '?') {
+            *q++ = '\\'; /* no trigraphs */
+            *q++ = '?';
+        } else if (c < 0x20 || c >= 0x7f) {
+            q += sprintf(q, "\\%03o", c);
+        } else {
+            *q++ = (char)c;
+        }
+    }
+    *q++ = '"';
+    *q = '\0';
+    return s;
+}
+
+/* Operands that need no parentheses in a postfix position. */
+static bool is_primary(const IrExpr *e)
+{
+    switch (e->kind) {
+    case IRE_VAR: case IRE_FIELD: case IRE_MEMBER: case IRE_INDEX: case IRE_CALL:
+    case IRE_INT: case IRE_BOOL: case IRE_NULL: case IRE_FUNCREF: case IRE_NAMED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const char *primary(Pc *p, const IrExpr *e)
+{
+    const char *x = expr(p, e);
+    return is_primary(e) || x[0] == '(' ? x : fmt(p, "(%s)", x);
+}
+
+static const char *args(Pc *p, const PtrVec *v)
+{
+    size_t n = 0;
+    const char **parts = arena_alloc(p->scratch, (size_t)(v->len + 1) * sizeof *parts);
+    for (int i = 0; i < v->len; i++) {
+        parts[i] = expr(p, VEC_AT(*v, i, IrExpr));
+        n += strlen(parts[i]) + 2;
+    }
+    char *s = arena_alloc(p->scratch, n + 1), *q = s;
+    for (int i = 0; i < v->len; i++) {
+        if (i) {
+            memcpy(q, ", ", 2);
+            q += 2;
+        }
+        size_t k = strlen(parts[i]);
+        memcpy(q, parts[i], k);
+        q += k;
+    }
+    *q = '\0';
+    return s;
+}
+
+static const char *struct_init(Pc *p, const IrExpr *e)
+{
+    size_t n = 2;
+    const char **parts = arena_alloc(p->scratch, (size_t)(e->args.len + 1) * sizeof *parts);
+    for (int i = 0; i < e->args.len; i++) {
+        const IrExpr *a = VEC_AT(e->args, i, IrExpr);
+        /* nested initializers without the compound literal's cast (static
+           data needs constant expressions) */
+        const char *v = a->kind == IRE_STRUCT ? struct_init(p, a) : expr(p, a);
+        parts[i] = e->names ? fmt(p, ".%s = %s", e->names[i], v) : v;
+        n += strlen(parts[i]) + 2;
+    }
+    char *s = arena_alloc(p->scratch, n + 1), *q = s;
+    *q++ = '{';
+    for (int i = 0; i < e->args.len; i++) {
+        if (i) {
+            memcpy(q, ", ", 2);
+            q += 2;
+        }
+        size_t k = strlen(parts[i]);
+        memcpy(q, parts[i], k);
+        q += k;
+    }
+    *q++ = '}';
+    *q = '\0';
+    return s;
+}
+
+static const char *const op_text[IROP__COUNT] = {
+    [IROP_NEG] = "-", [IROP_NOT] = "!", [IROP_BITNOT] = "~",
+    [IROP_ADD] = "+", [IROP_SUB] = "-", [IROP_MUL] = "*", [IROP_DIV] = "/", [IROP_MOD] = "%",
+    [IROP_LAND] = "&&", [IROP_LOR] = "||",
+    [IROP_EQ] = "==", [IROP_NE] = "!=", [IROP_LT] = "<", [IROP_GT] = ">", [IROP_LE] = "<=",
+    [IROP_GE] = ">=",
+    [IROP_BITAND] = "&", [IROP_BITOR] = "|", [IROP_BITXOR] = "^", [IROP_VADD] = "+",
+};
+
+static const char *locator(Pc *p, const IrExpr *e)
+{
+    const char *net = primary(p, e->a), *rep = expr(p, e->b);
+    const char *T = e->layout->cname;
+    bool blocks = e->form != IRF_PLAIN;
+    const char *where = blocks ? fmt(p, "%s->blocks[%s]", net, rep) : fmt(p, "%s->reps[%s]", net, rep);
+    const char *shared = e->form == IRF_SHARED ? "_shared" : "";
+    switch (e->kind) {
+    case IRE_NODES:
+        if (e->c)
+            return fmt(p, "((%s *)%s.nodes%s[%s])", T, where, shared, expr(p, e->c));
+        return fmt(p, "((%s *)%s.nodes%s[%d])", T, where, shared, e->g);
+    case IRE_CONNS: return fmt(p, "((%s *)%s.conns%s[%d])", T, where, shared, e->g);
+    default:
+        return fmt(p, "((%s *)%s.%s%s)", T, where, blocks ? "net" : "net_data", shared);
+    }
+}
+
+static const char *netinfo(Pc *p, const IrExpr *e)
+{
+    const char *n = primary(p, e->a);
+    const char *x = e->b ? expr(p, e->b) : "", *y = e->c ? expr(p, e->c) : "";
+    switch (e->info) {
+    case IRN_COUNT: return fmt(p, "%s->count[%s]", n, x);
+    case IRN_NREPS: return fmt(p, "%s->nreps", n);
+    case IRN_NBLOCKS: return fmt(p, "%s->nblocks", n);
+    case IRN_BLOCKED: return fmt(p, "(%s->blocks != NULL)", n);
+    case IRN_DST_START: return fmt(p, "%s->bundles[%s].dst_start[%s]", n, x, y);
+    case IRN_SRC_START: return fmt(p, "%s->bundles[%s].src_start[%s]", n, x, y);
+    case IRN_BY_SRC: return fmt(p, "%s->bundles[%s].by_src[%s]", n, x, y);
+    case IRN_SRC_NODE: return fmt(p, "%s->bundles[%s].src_node[%s]", n, x, y);
+    case IRN_DST_NODE: return fmt(p, "%s->bundles[%s].dst_node[%s]", n, x, y);
+    case IRN_ANY_DEAD: return fmt(p, "%s->bundles[%s].any_dead", n, x);
+    case IRN_DEAD: return fmt(p, "%s->bundles[%s].dead[%s]", n, x, y);
+    case IRN_BUNDLE: return fmt(p, "(&%s->bundles[%s])", n, x);
+    case IRN_NCONN: return fmt(p, "%s->bundles[%s].nconn", n, x);
+    case IRN_DENSE: return fmt(p, "%s->bundles[%s].dense", n, x);
+    case IRN_NAME: return fmt(p, "%s->desc->name", n);
+    case IRN_CONNS_ARRAY: return fmt(p, "((void *const *)%s->reps[%s].conns)", n, x);
+    case IRN_BLOCK_CONNS: return fmt(p, "((void *const *)%s->blocks[%s].conns)", n, x);
+    default: return "0";
+    }
+}
+
+/* A statement expression on one line. */
+static const char *stmt_expr(Pc *p, const IrExpr *e)
+{
+    Emitter tmp;
+    emit_init(&tmp);
+    Emitter *saved = p->out;
+    p->out = &tmp;
+    p->inline_depth++;
+    body_of(p, e->u.body);
+    if (e->a)
+        emit(&tmp, "%s;", expr(p, e->a));
+    p->inline_depth--;
+    p->out = saved;
+    size_t n = tmp.len;
+    char *s = arena_alloc(p->scratch, n + 32);
+    char *q = s;
+    q += sprintf(q, "__extension__ ({");
+    bool space = true;
+    for (size_t i = 0; i < n; i++) {
+        char c = tmp.buf[i];
+        if (c == '\n' || c == ' ') {
+            if (!space)
+                *q++ = ' ';
+            space = true;
+            continue;
+        }
+        if (space && q[-1] == '{')
+            *q++ = ' ';
+        *q++ = c;
+        space = false;
+    }
+    if (!space)
+        *q++ = ' ';
+    q += sprintf(q, "})");
+    emit_free(&tmp);
+    return s;
+}
+
+static const char *expr(Pc *p, const IrExpr *e)
+{
+    switch (e->kind) {
+    case IRE_INT: return int_literal(p, e->type, e->u.i);
+    case IRE_REAL: return real_literal(p, e->u.r);
+    case IRE_BOOL: return e->u.i ? "true" : "false";
+    case IRE_STRING: return string_literal(p, e->u.str.bytes, e->u.str.len);
+    case IRE_NULL: return "NULL";
+    case IRE_VAR: return e->u.var->name;
+    case IRE_FIELD: return fmt(p, "%s.%s", primary(p, e->a), e->u.field->name);
+    case IRE_MEMBER: return fmt(p, "%s.%s", primary(p, e->a), e->u.member);
+    case IRE_INDEX: return fmt(p, "%s[%s]", primary(p, e->a), expr(p, e->b));
+    case IRE_DEREF: return fmt(p, "(*%s)", primary(p, e->a));
+    case IRE_ADDR: return fmt(p, "(&%s)", primary(p, e->a));
+    case IRE_NODES: case IRE_CONNS: case IRE_NETREC: return locator(p, e);
+    case IRE_NETINFO: return netinfo(p, e);
+    case IRE_UNARY: return fmt(p, "(%s%s)", op_text[e->op], primary(p, e->a));
+    case IRE_BINARY:
+        return fmt(p, "(%s %s %s)", expr(p, e->a), op_text[e->op], expr(p, e->b));
+    case IRE_COND:
+        return fmt(p, "(%s ? %s : %s)", expr(p, e->a), expr(p, e->b), expr(p, e->c));
+    case IRE_CAST: return fmt(p, "((%s)%s)", type_name(p, e->type), primary(p, e->a));
+    case IRE_CALL: {
+        if (!e->fn && !e->ext && e->helper == IRH_NONE)
+            return fmt(p, "%s(%s)", primary(p, e->a), args(p, &e->args));
+        const char *name = e->fn ? e->fn->name : e->ext ? e->ext : ir_helper_name(e->helper);
+        return fmt(p, "%s(%s)", name, args(p, &e->args));
+    }
+    case IRE_STRUCT: return fmt(p, "((%s)%s)", type_name(p, e->type), struct_init(p, e));
+    case IRE_TEMP_ADDR:
+        if (e->a->type->kind == IRT_ARRAY) /* an array literal: its elements */
+            return fmt(p, "(%s)%s", type_name(p, e->a->type), struct_init(p, e->a));
+        /* u.i: a modifiable copy */
+        return fmt(p, "(%s%s[]){%s}", e->u.i ? "" : "const ", type_name(p, e->a->type),
+                   expr(p, e->a));
+    case IRE_STMTS: return stmt_expr(p, e);
+    case IRE_POS: return fmt(p, "CP_POS(%d)", (int)e->u.i);
+    case IRE_SIZEOF: return fmt(p, "sizeof(%s)", type_name(p, e->a->type));
+    case IRE_OFFSETOF: return fmt(p, "offsetof(%s, %s)", type_name(p, e->a->type), e->u.member);
+    case IRE_FUNCREF: return e->fn->name;
+    case IRE_NAMED: return e->u.member;
+    default: return "0";
+    }
+}
+
+/* ---- statements ------------------------------------------------------------------- */
+
+static void set_line(Pc *p, Loc loc)
+{
+    if (p->inline_depth == 0 && p->m->opts.line_directives && loc.line > 0) {
+        p->out->line = loc.line;
+        p->out->line_file = p->line_file;
+    }
+}
+
+static void no_line(Pc *p)
+{
+    if (p->inline_depth == 0)
+        p->out->line = 0;
+}
+
+/* The statements of a block without its braces (a function body). */
+static void body_of(Pc *p, const IrStmt *s)
+{
+    if (!s)
+        return;
+    if (s->kind != IRS_BLOCK) {
+        stmt(p, s);
+        return;
+    }
+    for (int i = 0; i < s->list.len; i++)
+        stmt(p, VEC_AT(s->list, i, IrStmt));
+}
+
+static void braced(Pc *p, const char *head, const IrStmt *body)
+{
+    emit_open(p->out, "%s", head);
+    body_of(p, body);
+    emit_close(p->out, "%s", "");
+}
+
+static void decl_stmt(Pc *p, const IrVar *v, const IrExpr *init, bool uninit)
+{
+    const char *d = decl_q(p, v->type, v->name, v->is_const);
+    if (init)
+        emit(p->out, "%s CP_UNUSED = %s;", d, expr(p, init));
+    else if (uninit)
+        emit(p->out, "%s CP_UNUSED;", d);
+    else
+        emit(p->out, "%s CP_UNUSED = {0};", d);
+}
+
+static const char *loop_header(Pc *p, const IrStmt *s)
+{
+    const char *v = s->var->name, *T = type_name(p, s->var->type);
+    return fmt(p, "for (%s %s = %s; %s <= %s; %s++)", T, v, expr(p, s->lo), v, expr(p, s->hi), v);
+}
+
+/* A loop that runs as an OpenMP parallel for when s->par holds.  The serial
+ * branch does not enter OpenMP at all (an if(false) region still costs a
+ * futex call). */
+static void for_range(Pc *p, const IrStmt *s)
+{
+    const char *head = loop_header(p, s);
+    if (!s->par) {
+        braced(p, head, s->then);
+        return;
+    }
+    emit_open(p->out, "if (%s)", expr(p, s->par));
+    emit_directive(p->out, "CP_PRAGMA(omp parallel for schedule(static))");
+    braced(p, head, s->then);
+    emit_close(p->out, "%s", "");
+    emit_open(p->out, "else");
+    braced(p, head, s->then);
+    emit_close(p->out, "%s", "");
+}
+
+static void for_conns(Pc *p, const IrStmt *s)
+{
+    const char *net = primary(p, s->a), *node = expr(p, s->b), *k = s->var->name;
+    if (!s->out) {
+        emit_open(p->out, "for (int32_t %s = %s->bundles[%d].dst_start[%s]; %s < %s->bundles[%d].dst_start[%s + 1]; %s++)",
+                  k, net, s->g, node, k, net, s->g, node, k);
+    } else {
+        const char *j = s->j->name;
+        emit_open(p->out, "for (int32_t %s = %s->bundles[%d].src_start[%s]; %s < %s->bundles[%d].src_start[%s + 1]; %s++)",
+                  j, net, s->g, node, j, net, s->g, node, j);
+        emit(p->out, "const int32_t %s = %s->bundles[%d].by_src[%s];", k, net, s->g, j);
+    }
+    if (s->skip_dead)
+        emit(p->out, "if (%s->bundles[%d].any_dead && %s->bundles[%d].dead[%s]) continue;", net,
+             s->g, net, s->g, k);
+    body_of(p, s->then);
+    emit_close(p->out, "%s", "");
+}
+
+static void for_stmt(Pc *p, const IrStmt *s)
+{
+    switch (s->for_kind) {
+    case IRFOR_LANES: {
+        const char *v = s->var->name;
+        braced(p, fmt(p, "%sfor (int %s = 0; %s < RT_LANES; %s++)", s->simd ? "CP_SIMD " : "", v, v, v),
+               s->then);
+        return;
+    }
+    case IRFOR_CONNS:
+        for_conns(p, s);
+        return;
+    default:
+        for_range(p, s);
+        return;
+    }
+}
+
+/* ---- reductions -------------------------------------------------------------------------- */
+
+/* The REDUCE whose yields are being printed. */
+static const IrStmt *cur_reduce;
+
+static void yield(Pc *p, const IrStmt *y)
+{
+    const IrReduce *r = cur_reduce->red;
+    const char *acc = r->acc->name, *comb = r->combine->name, *v = expr(p, y->a);
+    const char *pos = y->b ? expr(p, y->b) : "0", *bnd = y->c ? expr(p, y->c) : "0";
+    const char *win = r->win ? r->win->name : NULL, *winb = r->winb ? r->winb->name : NULL;
+    switch (r->kind) {
+    case IRR_SERIAL: {
+        const char *have = r->have->name;
+        if (!r->wta) {
+            emit(p->out, "if (%s) %s = %s(%s, %s); else { %s = %s; %s = true; }", have, acc, comb,
+                 acc, v, acc, v, have);
+        } else {
+            emit(p->out, "if (!%s || %s(%s, %s)) { %s = %s; %s = %s; %s = %s; %s = true; }", have,
+                 comb, v, acc, acc, v, win, pos, winb, bnd, have);
+        }
+        return;
+    }
+    case IRR_LANES: {
+        const char *first = r->have->name, *l = r->lane->name;
+        const char *L = fmt(p, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++)", l, l, l);
+        const char *V = fmt(p, "%s[%s]", primary(p, y->a), l);
+        if (!r->wta)
+            emit(p->out, "if (%s) { %s %s[%s] = %s; %s = false; } else { %s %s[%s] = %s(%s[%s], %s); }",
+                 first, L, acc, l, V, first, L, acc, l, comb, acc, l, V);
+        else
+            emit(p->out, "if (%s) { %s { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } %s = false; } "
+                         "else { %s if (%s(%s, %s[%s])) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
+                 first, L, acc, l, V, win, l, pos, winb, l, bnd, first, L, comb, V, acc, l, acc, l,
+                 V, win, l, pos, winb, l, bnd);
+        return;
+    }
+    case IRR_VSUM: {
+        const char *VT = base_type(p, r->vacc->type);
+        emit(p->out, "{ %s v_; __builtin_memcpy(&v_, %s, sizeof v_); %s += v_; %s = false; }", VT, v,
+             r->vacc->name, r->have->name);
+        return;
+    }
+    case IRR_LANES_MASKED: {
+        const char *l = r->lane->name;
+        const char *V = fmt(p, "%s[%s]", primary(p, y->a), l);
+        const char *sel = expr(p, y->lane_sel);
+        if (!r->wta)
+            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0) { %s[%s] = %s; %s[%s] = 0; } else %s[%s] = %s(%s[%s], %s); }",
+                 l, l, l, sel, win, l, acc, l, V, win, l, acc, l, comb, acc, l, V);
+        else
+            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0 || %s(%s, %s[%s])) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
+                 l, l, l, sel, win, l, comb, V, acc, l, acc, l, V, win, l, pos, winb, l, bnd);
+        return;
+    }
+    }
+}
+
+static void reduce(Pc *p, const IrStmt *s)
+{
+    const IrReduce *r = s->red;
+    const IrStmt *saved = cur_reduce;
+    emit_open(p->out, "%s", "");
+    decl_stmt(p, r->acc, NULL, false);
+    if (r->kind == IRR_SERIAL) {
+        emit(p->out, "bool %s CP_UNUSED = false;", r->have->name);
+        if (r->wta)
+            emit(p->out, "int32_t %s CP_UNUSED = -1, %s CP_UNUSED = -1;", r->win->name, r->winb->name);
+    } else {
+        const char *l = r->lane->name;
+        emit(p->out, "int32_t %s[RT_LANES] CP_UNUSED, %s[RT_LANES] CP_UNUSED;", r->win->name,
+             r->winb->name);
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) { %s[%s] = -1; %s[%s] = -1; }", l, l, l,
+             r->win->name, l, r->winb->name, l);
+        emit(p->out, "bool %s CP_UNUSED = true;", r->have->name);
+        if (r->kind == IRR_VSUM) {
+            decl_stmt(p, r->vacc, NULL, false);
+            if (r->vtype->kind == IRT_VALUE && r->vtype->cupit->kind == TY_REAL)
+                emit(p->out, "%s = -%s; /* -0.0, the identity of IEEE addition */", r->vacc->name,
+                     r->vacc->name);
+        }
+    }
+    cur_reduce = s;
+    body_of(p, s->then);
+    cur_reduce = saved;
+    if (r->kind == IRR_SERIAL) {
+        if (!r->wta)
+            emit(p->out, "if (%s) %s = %s;", r->have->name, expr(p, r->into), r->acc->name);
+        else if (r->after)
+            braced(p, fmt(p, "if (%s)", r->have->name), r->after);
+        emit_close(p->out, "%s", "");
+        return;
+    }
+    const char *l = r->lane->name, *M = expr(p, r->mask);
+    const char *Ml = fmt(p, "%s[%s]", primary(p, r->mask), l);
+    (void)M;
+    if (r->kind == IRR_VSUM)
+        emit(p->out, "__builtin_memcpy(%s, &%s, sizeof %s);", r->acc->name, r->vacc->name,
+             r->acc->name);
+    if (!r->wta) {
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (%s && (!%s || %s[%s] >= 0)) %s = %s[%s];",
+             l, l, l, Ml, r->have->name, r->win->name, l, expr(p, r->into), r->acc->name, l);
+    } else {
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (!%s) %s[%s] = -1;", l, l, l, Ml,
+             r->win->name, l);
+        emit_open(p->out, "for (int w_ = 0; w_ < RT_LANES; w_++)");
+        emit(p->out, "if (%s[w_] < 0) continue;", r->win->name);
+        emit(p->out, "int32_t %s[RT_LANES];", r->wmask->name);
+        emit(p->out, "const int32_t %s = %s[w_], %s CP_UNUSED = %s[w_];", r->wpos->name,
+             r->win->name, r->wbundle->name, r->winb->name);
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) { %s[%s] = %s[%s] == %s && %s[%s] == %s; if (%s[%s]) %s[%s] = -1; }",
+             l, l, l, r->wmask->name, l, r->win->name, l, r->wpos->name, r->winb->name, l,
+             r->wbundle->name, r->wmask->name, l, r->win->name, l);
+        body_of(p, r->after);
+        emit_close(p->out, "%s", "");
+    }
+    emit_close(p->out, "%s", "");
+}
+
+/* One round of the lane fold: pairs of lanes 2w apart, as vector
+ * permutations where the compiler has them. */
+static void shuffle(Pc *p, const IrStmt *s)
+{
+    const char *m = primary(p, s->a), *y = primary(p, s->b), *f = s->field->name;
+    const IrType *vt = s->field->type->elem;
+    int w = s->w;
+    bool vec = vt->kind == IRT_VALUE && (vt->cupit->kind == TY_REAL || vt->cupit->kind == TY_INT);
+    if (vec) {
+        const char *VT = vt->cupit->kind == TY_REAL ? "cp_vreal" : "cp_vint";
+        char ia[160] = "", iy[160] = "";
+        for (int l = 0; l < 16; l++) {
+            size_t na = strlen(ia), ny = strlen(iy);
+            snprintf(ia + na, sizeof ia - na, ", %d", l & -(2 * w));
+            snprintf(iy + ny, sizeof iy - ny, ", %d", (l & -(2 * w)) + w);
+        }
+        emit_directive(p->out, "#ifdef CP_SHUFFLE");
+        emit(p->out, "{ %s v_; __builtin_memcpy(&v_, %s.%s, sizeof v_); const %s a_ = __builtin_shufflevector(v_, v_%s); "
+                     "const %s y_ = __builtin_shufflevector(v_, v_%s); __builtin_memcpy(%s.%s, &a_, sizeof a_); "
+                     "__builtin_memcpy(%s.%s, &y_, sizeof y_); }",
+             VT, m, f, VT, ia, VT, iy, m, f, y, f);
+        emit_directive(p->out, "#else");
+    }
+    emit(p->out, "{ %s a_[RT_LANES]; for (int l = 0; l < RT_LANES; l++) { a_[l] = %s.%s[l & -%d]; %s.%s[l] = %s.%s[(l & -%d) + %d]; } "
+                 "for (int l = 0; l < RT_LANES; l++) %s.%s[l] = a_[l]; }",
+         type_name(p, vt), m, f, 2 * w, y, f, m, f, 2 * w, w, m, f);
+    if (vec)
+        emit_directive(p->out, "#endif");
+}
+
+static void stmt(Pc *p, const IrStmt *s)
+{
+    set_line(p, s->loc);
+    Emitter *o = p->out;
+    switch (s->kind) {
+    case IRS_BLOCK:
+        braced(p, "", s);
+        return;
+    case IRS_DECL:
+        decl_stmt(p, s->var, s->a, s->uninit);
+        return;
+    case IRS_ASSIGN:
+        emit(o, "%s = %s;", expr(p, s->a), expr(p, s->b));
+        return;
+    case IRS_EVAL:
+        emit(o, "%s;", expr(p, s->a));
+        return;
+    case IRS_IF:
+        braced(p, fmt(p, "if (%s)", expr(p, s->a)), s->then);
+        if (s->els)
+            braced(p, "else", s->els);
+        return;
+    case IRS_LOOP:
+        braced(p, "for (;;)", s->then);
+        return;
+    case IRS_FOR:
+        for_stmt(p, s);
+        return;
+    case IRS_BREAK:
+        emit(o, "break;");
+        return;
+    case IRS_CONTINUE:
+        emit(o, "continue;");
+        return;
+    case IRS_RETURN:
+        if (s->a)
+            emit(o, "return %s;", expr(p, s->a));
+        else
+            emit(o, "return;");
+        return;
+    case IRS_SWITCH:
+        emit_open(o, "switch (%s)", expr(p, s->a));
+        for (int i = 0; i < s->list.len; i++) {
+            emit_open(o, "case %" PRId64 ":", s->ints[i]);
+            body_of(p, VEC_AT(s->list, i, IrStmt));
+            emit(o, "break;");
+            emit_close(o, "%s", "");
+        }
+        emit(o, "default: break;");
+        emit_close(o, "%s", "");
+        return;
+    case IRS_REDUCE:
+        reduce(p, s);
+        return;
+    case IRS_YIELD:
+        yield(p, s);
+        return;
+    case IRS_SHUFFLE:
+        shuffle(p, s);
+        return;
+    case IRS_COMMENT:
+        emit(o, "/* %s */", s->text);
+        return;
+    default:
+        return;
+    }
+}
+
+/* ---- functions ---------------------------------------------------------------------------- */
+
+static const char *signature(Pc *p, const IrFunc *f)
+{
+    const char *params = "void";
+    if (f->params.len) {
+        /* one pass to size, one to copy: linear in the parameter count */
+        const char **parts = arena_alloc(p->scratch, (size_t)f->params.len * sizeof *parts);
+        size_t n = 0;
+        for (int i = 0; i < f->params.len; i++) {
+            const IrVar *v = VEC_AT(f->params, i, IrVar);
+            /* a parameter need not be used (CuPit allows unused ones) */
+            parts[i] = fmt(p, "%s CP_UNUSED", decl_q(p, v->type, v->name, v->is_const));
+            n += strlen(parts[i]) + 2;
+        }
+        char *s = arena_alloc(p->scratch, n + 1), *q = s;
+        for (int i = 0; i < f->params.len; i++) {
+            if (i) {
+                memcpy(q, ", ", 2);
+                q += 2;
+            }
+            size_t k = strlen(parts[i]);
+            memcpy(q, parts[i], k);
+            q += k;
+        }
+        *q = '\0';
+        params = s;
+    }
+    const char *head = f->role == IRFN_EXTERNAL || f->exported ? ""
+                       : f->is_inline ? "static CP_UNUSED inline "
+                                      : "static CP_UNUSED ";
+    return fmt(p, "%s%s", head, decl(p, f->ret, fmt(p, "%s(%s)", f->name, params)));
+}
+
+static void reset_scratch(Pc *p)
+{
+    arena_free(p->scratch);
+    p->scratch = arena_new();
+}
+
+static void function(Pc *p, const IrFunc *f)
+{
+    if (!f->body)
+        return;
+    set_line(p, f->loc);
+    braced(p, signature(p, f), f->body);
+    no_line(p);
+    emit(p->out, "%s", "");
+    reset_scratch(p);
+}
+
+/* ---- types of the program --------------------------------------------------------------- */
+
+static void struct_of(Pc *p, const IrLayout *l)
+{
+    emit_open(p->out, "typedef struct %s", l->cname);
+    int n = 0;
+    for (int i = 0; i < l->fields.len; i++) {
+        const IrField *f = VEC_AT(l->fields, i, IrField);
+        if (f->dropped)
+            continue;
+        if (f->slot_proc)
+            emit(p->out, "%s; /* slot: %s of the call of %s */", decl(p, f->type, f->name),
+                 f->slot_param->name, f->slot_proc->name);
+        else
+            emit(p->out, "%s;", decl(p, f->type, f->name));
+        n++;
+    }
+    if (n == 0)
+        emit(p->out, "%s", l->form == IRF_LANE ? "char cp_empty[RT_LANES];"
+                                              : "char cp_empty; /* C structs cannot be empty */");
+    emit_close(p->out, " %s;", l->cname);
+}
+
+static void types(Pc *p)
+{
+    const IrModule *m = p->m;
+    emit_directive(p->out, "/* ===== types ===== */");
+    for (int i = 0; i < m->si->types.len; i++) {
+        const Type *t = VEC_AT(m->si->types, i, Type);
+        switch (t->kind) {
+        case TY_SYMBOLIC:
+            emit(p->out, "typedef cp_int cpT_%s;", t->name);
+            emit_open(p->out, "enum");
+            for (int v = 0; v < t->values.len; v++)
+                emit(p->out, "cpE_%s_%s = %d,", t->name, VEC_AT(t->values, v, Symbol)->name, v);
+            emit_close(p->out, ";");
+            break;
+        case TY_RECORD: case TY_NODE: case TY_CONNECTION: case TY_NETWORK: case TY_ARRAY: {
+            const IrLayout *pl = ir_layout_find(m, t, IRF_PLAIN);
+            if (!pl)
+                break;
+            if (t->kind == TY_ARRAY) {
+                const IrField *a = VEC_AT(pl->fields, 0, IrField);
+                emit(p->out, "typedef struct %s { %s; } %s;", pl->cname, decl(p, a->type, "a"),
+                     pl->cname);
+                break;
+            }
+            struct_of(p, pl);
+            const IrLayout *ll = ir_layout_find(m, t, IRF_LANE);
+            if (ll)
+                struct_of(p, ll);
+            const IrLayout *sl = ir_layout_find(m, t, IRF_SHARED);
+            if (sl)
+                struct_of(p, sl);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    emit(p->out, "%s", "");
+}
+
+static void statics(Pc *p)
+{
+    const IrModule *m = p->m;
+    emit_directive(p->out, "/* ===== static objects ===== */");
+    for (int i = 0; i < m->statics.len; i++) {
+        const IrStatic *s = VEC_AT(m->statics, i, IrStatic);
+        if (s->comment)
+            emit(p->out, "/* %s */", s->comment);
+        const char *d = decl_q(p, s->var->type, s->var->name, s->is_const);
+        if (s->var->type->kind == IRT_ARRAY && s->var->type->n == -2) {
+            emit_open(p->out, "static CP_UNUSED %s =", d);
+            for (int r = 0; r < s->rows.len; r++) {
+                const IrExpr *row = VEC_AT(s->rows, r, IrExpr);
+                emit(p->out, "%s,", row->kind == IRE_STRUCT ? struct_init(p, row) : expr(p, row));
+            }
+            emit_close(p->out, ";");
+        } else if (s->init) {
+            emit(p->out, "static CP_UNUSED %s = %s;", d,
+                 s->init->kind == IRE_STRUCT ? struct_init(p, s->init) : expr(p, s->init));
+        } else {
+            emit(p->out, "static CP_UNUSED %s;", d);
+        }
+    }
+    emit(p->out, "%s", "");
+    reset_scratch(p);
+}
+
+void print_c_module(const IrModule *m, Emitter *out)
+{
+    Pc p = {.m = m, .out = out, .scratch = arena_new()};
+    const IrOptions *o = &m->opts;
+    const char *q = string_literal(&p, o->source_name, (int)strlen(o->source_name));
+    p.line_file = arena_strndup(p.scratch, q + 1, strlen(q) - 2);
+    /* the source name outlives the scratch arena */
+    Arena *keep = arena_new();
+    p.line_file = arena_strdup(keep, p.line_file);
+
+    emit_directive(out, "/* Generated by cupitc from %s. */", o->source_name);
+    emit_directive(out, "#define CP_CHECK_INDEX %d", o->check_index ? 1 : 0);
+    emit_directive(out, "#define CP_CHECK_OVERFLOW %d", o->check_overflow ? 1 : 0);
+    emit_directive(out, "#ifndef CP_PAR_MIN_WORK");
+    emit_directive(out, "#define CP_PAR_MIN_WORK 20000");
+    emit_directive(out, "#endif");
+    emit_directive(out, "#ifndef CP_PAR_LANE_WORK");
+    emit_directive(out, "#define CP_PAR_LANE_WORK 80000");
+    emit_directive(out, "#endif");
+    emit_directive(out, "#define CP_RANDOM_IN_PARALLEL %d", m->random_in_parallel ? 1 : 0);
+    emit_directive(out, "#define CP_POS(line) ((rt_srcpos){cp_source_file, (line)})");
+    emit_raw(out, "%s", pc_prelude);
+    emit(out, "static CP_UNUSED const char cp_source_file[] = %s;", q);
+    types(&p);
+
+    emit_directive(out, "/* ===== prototypes ===== */");
+    for (int i = 0; i < m->funcs.len; i++) {
+        const IrFunc *f = VEC_AT(m->funcs, i, IrFunc);
+        if (f->role == IRFN_EXTERNAL)
+            emit(out, "extern %s;", signature(&p, f));
+        else if (!f->exported)
+            emit(out, "%s;", signature(&p, f));
+    }
+    emit(out, "%s", "");
+    reset_scratch(&p);
+    statics(&p);
+
+    emit_directive(out, "/* ===== functions ===== */");
+    for (int i = 0; i < m->funcs.len; i++)
+        function(&p, VEC_AT(m->funcs, i, IrFunc));
+    arena_free(p.scratch);
+    arena_free(keep);
+}

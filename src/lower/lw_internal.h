@@ -1,0 +1,182 @@
+/* lw_internal.h -- state shared by the files that lower the annotated tree
+ * to the loop IR (lw_*.c).
+ *
+ * lw_module.c drives it: layouts, one IrFunc per subroutine instance,
+ * bodies, globals, start-up and the runtime's tables.  lw_expr.c lowers
+ * expressions and objects, lw_stmt.c statements of one replicate
+ * (including the group, interface and replicate calls, REDUCTION, WTA and
+ * topology changes), lw_lanes.c the lane versions that run RT_LANES
+ * replicates at once (masks, hoisted function calls), lw_merge.c MERGE
+ * procedures, lw_types.c layouts and the functions and tables derived
+ * from them.
+ *
+ * The lowering is naive on purpose: every element lives in its record and
+ * every statement does what it says.  What the program keeps where is the
+ * passes' business (src/passes/). */
+#ifndef CUPITC_LW_INTERNAL_H
+#define CUPITC_LW_INTERNAL_H
+
+#include "cupitc/ir.h"
+#include "cupitc/lower.h"
+#include "lower_internal.h"
+
+/* The subroutine whose body is being lowered. */
+typedef struct LwFn {
+    const Symbol *subr;
+    SubrContext ctx;
+    LowerNet *net;      /* network, node and connection instances */
+    int group;          /* node instances: the group of ME */
+    int bundle;         /* connection lane code: the bundle it runs on, else -1 */
+    const Type *me_type;
+    bool merge_inst;    /* an object subroutine run from a MERGE procedure */
+    bool lane;          /* lane code */
+    IrFunc *f;
+    /* the function's fixed variables (NULL where absent) */
+    IrVar *net_v, *rep_v, *idx_v, *b_v, *k_v, *me_v, *ms_v, *you_v, *ret_v, *m0_v;
+} LwFn;
+
+enum { LW_MAX_MASKS = 64, LW_MAX_ARG_TEMPS = 16 };
+
+typedef struct Lw {
+    IrModule *m;
+    Program *prog;
+    SemaInfo *si;
+    Arena *arena;
+    LowerPlan *plan;    /* network shapes */
+    IrOptions opts;
+    LwFn *fn;
+    IrStmt *blk;        /* where statements go */
+    bool failed;
+
+    /* lane code */
+    IrVar *masks[LW_MAX_MASKS]; /* the enclosing masks, innermost last */
+    int nmasks;
+    int loop_base;      /* where the innermost loop's mask sits */
+    IrVar *lane;        /* the lane index of the lane loop being filled */
+    PtrVec hoist_exprs; /* object function calls already lowered ... */
+    PtrVec hoist_vars;  /* ... and the lane arrays holding their results */
+
+    /* (Symbol*, IrFunc*, 0) -> IrVar*: locals and parameters; (Symbol*,
+       NULL, 0) globals */
+    PtrMap vars;
+    /* (Symbol*, LowerNet*, group/bundle * 2 + lane) -> IrFunc* */
+    PtrMap funcs;
+    PtrMap type_fns;    /* (Type*, NULL, IrFuncRole) -> IrFunc* */
+    PtrMap helpers_by_name; /* extern name -> IrFunc* (EXTERNAL prototypes) */
+    PtrVec may_topo;    /* Symbol*: object subroutines that may change topology */
+    bool conn_deletion; /* some connection procedure deletes its ME */
+    PtrVec merge_callees; /* Symbol*: object subroutines MERGE procedures call */
+    /* cg_args: arguments replaced by temporaries (a copied-in node), or NULL */
+    IrExpr *arg_temps[LW_MAX_ARG_TEMPS];
+    /* interface call sites in lane code -> their lane-array argument
+       temporaries (passes recompute connection values from them) */
+    PtrMap site_args;   /* (Expr* call, NULL, 0) -> IrVar** (one per parameter) */
+    IrVar *source_file; /* cp_source_file */
+} Lw;
+
+/* ---- lw_module.c ---- */
+void lw_unsupported(Lw *lw, Loc loc, const char *what);
+bool lw_may_topo(Lw *lw, const Symbol *subr);
+IrFunc *lw_subr_fn(Lw *lw, const Symbol *s);               /* global, REDUCTION, WTA, merge */
+IrFunc *lw_node_fn(Lw *lw, const LowerNet *net, int group, const Symbol *s); /* one replicate */
+IrFunc *lw_conn_fn(Lw *lw, const Symbol *s);               /* connection/network subroutine, one replicate */
+IrFunc *lw_lane_fn(Lw *lw, const Symbol *s, const LowerNet *net, int group_or_bundle);
+IrFunc *lw_merge_callee_fn(Lw *lw, const Symbol *s);
+IrFunc *lw_type_fn(Lw *lw, const Type *t, IrFuncRole role); /* INIT, LANE_*, GATHER */
+const char *lw_cident(Lw *lw, const char *name);            /* keyword-safe C name */
+const char *lw_local_name(Lw *lw, const Symbol *sym);
+bool lw_is_builtin(Lw *lw, const Symbol *subr, IrHelper *h);
+
+/* Statement building: appends to lw->blk. */
+IrStmt *lw_add(Lw *lw, IrStmtKind k, Loc loc);
+IrVar *lw_decl(Lw *lw, const char *stem, const IrType *t, IrExpr *init, Loc loc);
+IrVar *lw_decl_uninit(Lw *lw, const char *stem, const IrType *t, Loc loc);
+void lw_assign(Lw *lw, IrExpr *lhs, IrExpr *rhs, Loc loc);
+void lw_eval(Lw *lw, IrExpr *e, Loc loc);
+/* Opens a nested block (appended to the current one) and makes it current;
+ * lw_close returns to the enclosing one. */
+IrStmt *lw_open(Lw *lw, Loc loc);
+void lw_close(Lw *lw, IrStmt *saved);
+/* A statement's children: fill `into` (a block) with fn. */
+IrStmt *lw_push(Lw *lw, IrStmt *into);
+
+/* ---- lw_types.c ---- */
+const IrType *lw_vt(Lw *lw, const Type *t);                 /* a CuPit value type */
+IrLayout *lw_plain(Lw *lw, const Type *t);
+IrLayout *lw_lanes_layout(Lw *lw, const Type *t);
+IrLayout *lw_shared_layout(Lw *lw, const Type *t);
+IrField *lw_field(Lw *lw, const IrLayout *l, const Symbol *elem);
+bool lw_has_lanes(const Type *t);                           /* node, connection, network */
+bool lw_type_has_init(Lw *lw, const Type *t);
+void lw_default_init(Lw *lw, const Type *t, IrExpr *lv, Loc loc);
+void lw_make_layouts(Lw *lw);
+void lw_declare_type_fns(Lw *lw);
+void lw_build_init_fns(Lw *lw);
+/* After the passes: the lane get/put/rec/gather bodies, the element
+ * leaves and network shapes (they follow the final layouts). */
+void lw_build_layout_fns(Lw *lw);
+void lw_build_tables(Lw *lw);
+
+/* ---- lw_expr.c ---- */
+IrExpr *lw_expr(Lw *lw, Expr *e);
+IrExpr *lw_expr_as(Lw *lw, Expr *e, const Type *to);
+IrExpr *lw_lvalue(Lw *lw, Expr *e);
+IrExpr *lw_convert_to(Lw *lw, IrExpr *x, const Type *from, const Type *to);
+/* Network object e: its rt_net pointer and replicate (NULL: all). */
+void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet);
+/* The arguments of a call of subr, after `prefix` (may be NULL). */
+void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out);
+IrExpr *lw_global_call(Lw *lw, const Symbol *f, PtrVec *args);
+IrExpr *lw_pos(Lw *lw, Loc loc);
+IrExpr *lw_chk(Lw *lw, const Type *t, Loc loc, IrExpr *v64); /* narrow a 64-bit value */
+IrExpr *lw_idx(Lw *lw, Loc loc, IrExpr *i, IrExpr *n, const char *what);
+IrExpr *lw_i64(Lw *lw, IrExpr *x);
+IrExpr *lw_me(Lw *lw);          /* ME as a record lvalue */
+IrExpr *lw_cstr(Lw *lw, const char *s);
+/* A node X.g[i] named in the central agent of a program with lane blocks. */
+typedef struct LwCaNode {
+    IrExpr *net, *rep, *idx; /* idx may refer to the network through n_ */
+    int g;
+    const Type *node;
+} LwCaNode;
+bool lw_ca_node(Lw *lw, Expr *obj, LwCaNode *out);
+/* The C condition "replicated in lane blocks" of net n. */
+IrExpr *lw_blocked(Lw *lw, IrExpr *net);
+/* Split X[] / X[a...b] / X. */
+void lw_split_multi(Expr *pv, Expr **base, Expr **range);
+IrExpr *lw_compound_rhs(Lw *lw, Stmt *s, IrExpr *cur);
+IrExpr *lw_lane_idx(Lw *lw);    /* the current lane index (lane code) */
+
+/* ---- lw_stmt.c ---- */
+void lw_block(Lw *lw, Block *b);
+void lw_locals(Lw *lw, Block *b);
+void lw_declare_locals(Lw *lw, Block *b);
+/* Declares lo/hi clipped to [0, count-1] and the interval. */
+void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc loc);
+/* A FOR over the connections of bundle b at node `node` of the interface
+ * ifc of group g; NULL when the bundle does not touch it. */
+IrStmt *lw_conn_loop(Lw *lw, int b, int group, const Symbol *ifc, IrExpr *net, IrExpr *node,
+                     IrVar **k, Loc loc);
+IrExpr *lw_par(Lw *lw, IrExpr *net, IrExpr *work, bool lanes);
+void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *args, IrExpr *net, IrVar *lo,
+                        IrVar *hi, bool single, Loc loc, const void *origin);
+void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc loc);
+void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, Loc loc);
+
+/* ---- lw_lanes.c ---- */
+void lw_lane_body(Lw *lw, IrFunc *f);
+bool lw_slot_param(const Symbol *p);
+const char *lw_lane_hoisted_name(Lw *lw, const Expr *e);
+IrExpr *lw_lane_hoisted(Lw *lw, const Expr *e);
+IrExpr *lw_mask(Lw *lw);        /* the current mask (a lane array) */
+
+/* ---- lw_merge.c ---- */
+void lw_merge_calls_collect(Lw *lw);
+bool lw_in_merge(const Lw *lw);
+IrExpr *lw_merge_call(Lw *lw, Expr *call);
+bool lw_merge_has_calls(Lw *lw, const Type *t);
+void lw_merge_callee_body(Lw *lw, IrFunc *f);
+void lw_lane_merge_body(Lw *lw, IrFunc *f);
+void lw_lane_fold_body(Lw *lw, IrFunc *f);
+
+#endif
