@@ -132,8 +132,9 @@ $(CUPITGEN): tests/gen/cupitgen.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# Every test checks the IR after lowering and after every pass.
 check: all $(UNIT_BIN) $(CUPITGEN)
-	@BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" CHECK_JOBS=$(CHECK_JOBS) sh tests/run-all.sh
+	@CUPITC_VERIFY_IR=1 BUILD=$(BUILD) CUPITC=$(CUPITC) UNIT_BIN="$(UNIT_BIN)" CHECK_JOBS=$(CHECK_JOBS) sh tests/run-all.sh
 
 # The robustness run: a sanitizer build in its own tree, then the fuzz suite.
 check-asan:

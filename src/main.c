@@ -13,12 +13,12 @@
 
 #include "cupitc/arena.h"
 #include "cupitc/ast.h"
-#include "cupitc/cgen.h"
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
 #include "cupitc/lower.h"
-#include "cupitc/lower_ir.h"
 #include "cupitc/output.h"
+#include "cupitc/passes.h"
+#include "cupitc/pipeline.h"
 #include "cupitc/print_c.h"
 #include "cupitc/parse.h"
 #include "cupitc/sema.h"
@@ -42,7 +42,6 @@ typedef struct Options {
     Stop stop;
     bool dump_ast;   /* --dump-ast: the tree after semantic analysis */
     bool dump_parse; /* --dump-parse: the tree as parsed */
-    bool dump_lanes; /* --dump-lanes: the lane plan of the lowering pass */
     bool line_directives;
     bool openmp;
     bool portable;   /* --portable: no host tuning */
@@ -50,7 +49,10 @@ typedef struct Options {
     bool check_index;
     bool check_overflow;
     bool lanes;
-    int fuse;     /* -1: default (on unless -O0) */
+    int pass_on[PASS__COUNT]; /* -fPASS / -fno-PASS: 1 / 0, -1 default (on unless -O0) */
+    bool verify_ir;   /* --verify-ir (or CUPITC_VERIFY_IR=1): check the IR after every pass */
+    bool dump_ir;     /* --dump-ir: the IR after the passes */
+    bool dump_passes; /* --dump-passes: what each pass changed */
     int builtins; /* -1: default (on unless user C or object files are given) */
     bool debug;
     bool verbose;
@@ -97,14 +99,17 @@ static void usage(FILE *out)
           "                     default when C or object files are given)\n"
           "  --no-lanes         run replicated networks one replicate at a time\n"
           "                     instead of in SIMD lane blocks\n"
-          "  -fno-fuse          keep every connection element in memory in lane code\n"
-          "                     (default with -O0; see docs/performance.md)\n"
+          "  -fno-PASS, -fPASS  turn an optimisation pass of the loop IR off / on (all\n"
+          "                     off with -O0): dce, fuse, shared, merge-first, batch,\n"
+          "                     vsum, drop-fields (docs/ir.md)\n"
           "  -lLIB, -LDIR       passed to the linker\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
           "  --dump-parse       print the syntax tree as parsed and stop\n"
           "  --dump-ast         print the analysed syntax tree and stop\n"
-          "  --dump-lanes       print the lane plan (lazy reads, elided writes) and stop\n"
+          "  --dump-ir          print the loop IR after the passes and stop\n"
+          "  --dump-passes      print what each pass changed and stop\n"
+          "  --verify-ir        check the IR after lowering and after every pass\n"
           "  -ferror-limit=N    stop after N errors (default 20, 0 = no limit)\n"
           "  --help             show this help\n"
           "  --version          show the version\n",
@@ -155,7 +160,8 @@ static int parse_args(int argc, char **argv, Options *o)
     o->openmp = true;
     o->check_index = true;
     o->builtins = -1;
-    o->fuse = -1;
+    for (int p = 0; p < PASS__COUNT; p++)
+        o->pass_on[p] = -1;
     o->lanes = true;
     o->opt_level = "-O2";
     for (int i = 1; i < argc; i++) {
@@ -176,12 +182,18 @@ static int parse_args(int argc, char **argv, Options *o)
             o->dump_ast = true;
         } else if (strcmp(a, "--dump-parse") == 0) {
             o->dump_parse = true;
-        } else if (strcmp(a, "--dump-lanes") == 0) {
-            o->dump_lanes = true;
-        } else if (strcmp(a, "-ffuse") == 0) {
-            o->fuse = 1;
-        } else if (strcmp(a, "-fno-fuse") == 0) {
-            o->fuse = 0;
+        } else if (strcmp(a, "--dump-lanes") == 0) { /* the former name */
+            o->dump_passes = true;
+        } else if (strncmp(a, "-fno-", 5) == 0 && pass_by_name(a + 5) >= 0) {
+            o->pass_on[pass_by_name(a + 5)] = 0;
+        } else if (strncmp(a, "-f", 2) == 0 && pass_by_name(a + 2) >= 0) {
+            o->pass_on[pass_by_name(a + 2)] = 1;
+        } else if (strcmp(a, "--verify-ir") == 0) {
+            o->verify_ir = true;
+        } else if (strcmp(a, "--dump-ir") == 0) {
+            o->dump_ir = true;
+        } else if (strcmp(a, "--dump-passes") == 0) {
+            o->dump_passes = true;
         } else if (strcmp(a, "--no-line") == 0) {
             o->line_directives = false;
         } else if (strcmp(a, "--no-openmp") == 0) {
@@ -368,11 +380,29 @@ static bool externals_defined(Program *prog)
     return ok;
 }
 
+static bool has_user_files(const Options *o);
+
+/* What the options ask of the IR and its passes. */
+static PipelineOptions pipeline_options(const Options *opt)
+{
+    PipelineOptions po = pipeline_defaults(opt->input);
+    po.ir = (IrOptions){.line_directives = opt->line_directives, .check_index = opt->check_index,
+                        .check_overflow = opt->check_overflow, .lanes = opt->lanes,
+                        .builtins = opt->builtins == 1 ||
+                                    (opt->builtins < 0 && !has_user_files(opt)),
+                        .library = opt->library, .source_name = opt->input};
+    po.passes.verify = opt->verify_ir || getenv("CUPITC_VERIFY_IR") != NULL;
+    po.passes.trace = opt->dump_passes ? stdout : NULL;
+    bool o0 = strcmp(opt->opt_level, "-O0") == 0;
+    for (int p = 0; p < PASS__COUNT; p++)
+        po.passes.on[p] = opt->pass_on[p] == 1 || (opt->pass_on[p] < 0 && !o0);
+    return po;
+}
+
 /* Generates C into the temporary file `c_path`, streaming it (the whole
    text never sits in memory).  Returns 0 or the exit status of a failure,
    reported. */
-static int generate_c(const Options *opt, Program *prog, LowerPlan *plan,
-                      const char *c_path, const char *shown_path)
+static int generate_c(IrModule *mod, const char *c_path, const char *shown_path)
 {
     FILE *f = fopen(c_path, "wb");
     if (!f) {
@@ -382,30 +412,9 @@ static int generate_c(const Options *opt, Program *prog, LowerPlan *plan,
     Emitter em;
     emit_init(&em);
     emit_set_sink(&em, f);
-    CgOptions cgo = {.line_directives = opt->line_directives, .check_index = opt->check_index,
-                     .check_overflow = opt->check_overflow,
-                     .lanes = opt->lanes,
-                     .builtins = opt->builtins == 1 || (opt->builtins < 0 && !has_user_files(opt)),
-                     .source_name = opt->input,
-                     .library = opt->library};
     int status = 0;
-    bool ok_gen;
-    if (getenv("CUPITC_IR")) {
-        IrOptions io = {.line_directives = cgo.line_directives, .check_index = cgo.check_index,
-                        .check_overflow = cgo.check_overflow, .lanes = cgo.lanes,
-                        .builtins = cgo.builtins, .library = cgo.library,
-                        .source_name = cgo.source_name};
-        Lw *lw;
-        IrModule *mod = lower_to_ir(prog, plan, &io, &lw);
-        ok_gen = !lower_failed(lw) && lower_finish_ir(lw);
-        if (ok_gen)
-            print_c_module(mod, &em);
-    } else {
-        ok_gen = cg_generate(prog, plan, &cgo, &em);
-    }
-    if (!ok_gen) {
-        status = EXIT_INPUT_ERROR;
-    } else {
+    print_c_module(mod, &em);
+    {
         bool ok = emit_finish(&em);
         int saved = errno;
         if (fclose(f) != 0 && ok) {
@@ -426,8 +435,7 @@ static int generate_c(const Options *opt, Program *prog, LowerPlan *plan,
 }
 
 /* Emits C and runs the C compiler as the options ask. */
-static int generate(const Options *opt, Program *prog, LowerPlan *plan,
-                    const char *argv0)
+static int generate(const Options *opt, Program *prog, IrModule *mod, const char *argv0)
 {
     int status = 0;
     if (opt->stop == STOP_C) {
@@ -436,7 +444,7 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
         char *tmp = out_temp(path, NULL);
         if (!tmp) {
             status = EXIT_INPUT_ERROR;
-        } else if ((status = generate_c(opt, prog, plan, tmp, path)) != 0) {
+        } else if ((status = generate_c(mod, tmp, path)) != 0) {
             out_discard(tmp);
         } else if (!out_is_direct(tmp) && emit_same_files(tmp, path)) {
             out_discard(tmp); /* an unchanged file keeps its time */
@@ -450,7 +458,7 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
     char *c_file = out_temp(NULL, ".c");
     if (!c_file)
         return EXIT_INPUT_ERROR;
-    if ((status = generate_c(opt, prog, plan, c_file, c_file)) != 0) {
+    if ((status = generate_c(mod, c_file, c_file)) != 0) {
         out_discard(c_file);
         return status;
     }
@@ -506,7 +514,8 @@ static int generate(const Options *opt, Program *prog, LowerPlan *plan,
  * must not be one of its inputs. */
 static bool output_ok(const Options *opt)
 {
-    if (opt->stop == STOP_SYNTAX || opt->dump_ast || opt->dump_parse || opt->dump_lanes)
+    if (opt->stop == STOP_SYNTAX || opt->dump_ast || opt->dump_parse || opt->dump_ir ||
+        opt->dump_passes)
         return true;
     char *def = opt->output ? NULL
                             : derived_name(opt->input, opt->stop == STOP_C ? ".c"
@@ -578,17 +587,19 @@ int main(int argc, char **argv)
     } else if (opt.dump_ast) {
         ast_dump(stdout, prog, sema_type_name);
     } else if (opt.stop != STOP_SYNTAX) {
-        LowerOptions lo = {
-            .lanes = opt.lanes,
-            .fuse = opt.fuse == 1 || (opt.fuse < 0 && strcmp(opt.opt_level, "-O0") != 0),
-        };
-        LowerPlan *plan = lower_program(prog, arena, &lo);
-        if (opt.dump_lanes)
-            lower_dump(plan, stdout);
-        else if (opt.stop == STOP_LINK && !has_link_inputs(&opt) && !externals_defined(prog))
+        bool dump = opt.dump_ir || opt.dump_passes;
+        if (!dump && opt.stop == STOP_LINK && !has_link_inputs(&opt) && !externals_defined(prog)) {
             status = EXIT_INPUT_ERROR;
-        else
-            status = generate(&opt, prog, plan, argv[0]);
+        } else {
+            PipelineOptions po = pipeline_options(&opt);
+            IrModule *mod = pipeline_build(prog, arena, &po);
+            if (!mod)
+                status = EXIT_INPUT_ERROR;
+            else if (opt.dump_ir)
+                ir_dump(mod, stdout);
+            else if (!opt.dump_passes)
+                status = generate(&opt, prog, mod, argv[0]);
+        }
     }
 
     arena_free(arena);

@@ -11,8 +11,8 @@
 #               NAME.threads the thread counts of the OpenMP build (default "1 2")
 # Each program runs with 1 and 2 threads, as a serial (--no-openmp) build,
 # with replicates one at a time (--no-lanes) and unoptimised (-O0: the C
-# compiler's -O0, and every connection element kept in memory as with
-# -fno-fuse, no lazy reads, lower.h); all runs must give the expected output.  The report's features.nn runs too.
+# compiler's -O0 and every IR pass off, every connection element in
+# memory); all runs must give the expected output.  The report's features.nn runs too.
 set -u
 : "${CUPITC:=build/bin/cupitc}" "${BUILD:=build}"
 ROOT=$(pwd)

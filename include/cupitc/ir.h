@@ -96,6 +96,7 @@ struct IrField {
        with slot number `slot`, kept per node for recomputed reads */
     int slot;
     const Symbol *slot_param, *slot_proc;
+    int uses;              /* scratch of the passes: accesses counted (pu_count_uses) */
 };
 
 struct IrLayout {
@@ -121,6 +122,9 @@ struct IrVar {
     const Symbol *sym;     /* the CuPit object it holds, if any */
     bool is_const;         /* declared const */
     int id;                /* unique in the module (the verifier's def-use sets) */
+    /* a pointer to lane records of a connection type: the pointer to the
+       parallel shared records (the shared pass moves elements there) */
+    IrVar *twin;
 };
 
 /* ---- expressions ------------------------------------------------------- */
@@ -268,6 +272,17 @@ typedef enum IrStmtKind {
     IRS__COUNT
 } IrStmtKind;
 
+/* What a statement is part of, for the passes that rewrite it. */
+typedef enum IrTag {
+    IRTAG_NONE,
+    IRTAG_IFACE_CALL,   /* BLOCK: an interface call in lane code (origin: the call);
+                           its argument temporaries, then one IFACE_BUNDLE each */
+    IRTAG_IFACE_BUNDLE, /* BLOCK: the call on bundle g (aux: the records C, CS) */
+    IRTAG_LANE_ASSIGN,  /* FOR lanes: one assignment in lane code (origin: the
+                           statement; aux[0] the mask) */
+    IRTAG_REPS_CALL,    /* BLOCK: a call on replicates from the central agent */
+} IrTag;
+
 typedef enum IrForKind {
     IRFOR_RANGE,   /* var = lo ... hi (inclusive), plain */
     IRFOR_NODES,   /* the nodes lo ... hi of group g */
@@ -335,6 +350,8 @@ struct IrStmt {
     /* COMMENT */
     const char *text;
     const void *origin;    /* the tree node it was lowered from */
+    IrTag tag;
+    IrVar *aux[2];         /* see IrTag; YIELD in a connection loop: C, CS */
 };
 
 /* ---- functions ---------------------------------------------------------- */
@@ -375,7 +392,8 @@ struct IrFunc {
     int group;             /* node instances: group; connection lane code: bundle */
     bool lane;             /* runs on lane blocks (lane arrays, masks) */
     Loc loc;
-    bool reached;          /* dead-function elimination: called from the program */
+    bool reached;          /* called, directly or not, from the program's start */
+    IrVar *self;           /* object subroutines: the variable holding ME's record */
     int nvars;             /* fresh-name counter */
 };
 
@@ -450,6 +468,8 @@ IrVar *ir_var(IrModule *m, const char *name, const IrType *t, IrVarKind k);
 IrVar *ir_fresh(IrModule *m, IrFunc *f, const char *stem, const IrType *t);
 IrFunc *ir_func(IrModule *m, const char *name, IrFuncRole role, const IrType *ret);
 IrVar *ir_param(IrModule *m, IrFunc *f, const char *name, const IrType *t);
+/* The parameter of f called name, or NULL. */
+IrVar *ir_param_named(const IrFunc *f, const char *name);
 
 /* Expressions. */
 IrExpr *ir_e(IrModule *m, IrExprKind k, const IrType *t);
@@ -494,6 +514,10 @@ IrStatic *ir_static(IrModule *m, IrVar *var, bool is_const);
 IrStmt *ir_s(IrModule *m, IrStmtKind k, Loc loc);
 IrStmt *ir_block(IrModule *m, Loc loc);
 void ir_append(IrModule *m, IrStmt *block, IrStmt *s);
+
+/* A copy of the expression tree e (variables, fields and functions are
+ * shared; a statement expression's body too). */
+IrExpr *ir_clone(IrModule *m, const IrExpr *e);
 
 /* What a helper is called and whether calling it changes nothing. */
 const char *ir_helper_name(IrHelper h);

@@ -1,30 +1,26 @@
-/* lower.h -- lowering: what the C emitter needs to know beyond the
- * annotated tree.
+/* lower.h -- network shapes and the analyses of the annotated tree that
+ * the IR passes consume.
  *
- * lower_program() runs after semantic analysis and before C generation.  It
- * computes
+ * lower_program() runs after semantic analysis, before the lowering to the
+ * loop IR (lower_ir.h).  It computes
  *   - the static shape of every network type: its node groups and its
  *     connection bundles (shape.c);
- *   - the plan for lane code (replicated networks), which decides where the
- *     values of connection elements live (transport.c):
- *       * a read of a connection element whose value was always written,
- *         earlier in the same network call, by one known assignment
- *         `ME.e := expr` in a connection procedure called on an interface
- *         becomes a *lazy read*: it evaluates `expr` again, with the
- *         procedure's arguments kept per node ("slots") instead of per
- *         connection.  This is the "transport then reduce" fusion: a
- *         forward pass `ME.out[].send (x)` followed by
- *         `REDUCTION ME.in[].signal:sum` sums `x[src] * weight` directly.
- *       * a write that no read needs from memory is *elided*.
- *       * an element that lane code never needs in memory is *dropped*
- *         from the lane record.
- *   - which connection elements all replicates hold equal whenever lane
- *     code runs, such as weights changed only right after MERGE
- *     (uniform.c): a lane record holds them once instead of once per lane.
- *     Everything else stays as the program says.  The plan only changes
- *     where values are kept, never what is computed; the tests compare
- *     every program with and without it (-fno-fuse, -O0).
- * Everything lives in the compilation's arena. */
+ *   - with lane blocks, the transport analysis (transport.c): for every
+ *     read of a connection element in lane code, which assignments can
+ *     have written the value it reads; where that is one unconditional
+ *     `ME.e := expr` of the procedure called at one interface call, the
+ *     read can evaluate `expr` again ("lazy read"), with the procedure's
+ *     arguments kept per node ("slots"), and a write no other read needs
+ *     need not be stored.  The fuse pass (src/passes/pass_fuse.c) makes
+ *     these rewrites;
+ *   - the uniformity analysis (uniform.c): which connection elements all
+ *     replicates hold equal whenever lane code runs, and which calls of
+ *     the central agent compute the same in every replicate (the shared
+ *     and merge-first passes).
+ * The analyses only describe the program; no code reads them but the
+ * passes, which check their own preconditions and leave the IR as it is
+ * where they cannot prove them.  Everything lives in the compilation's
+ * arena. */
 #ifndef CUPITC_LOWER_H
 #define CUPITC_LOWER_H
 
@@ -56,7 +52,7 @@ typedef struct LowerNet {
     int bundles_cap;
 } LowerNet;
 
-/* ---- the lane plan ---------------------------------------------------------- */
+/* ---- the analyses ------------------------------------------------------------ */
 
 /* The write whose value a lazy read recomputes: `assign` (ME.e := expr in
  * the connection procedure `proc`), executed through the interface call
@@ -77,7 +73,7 @@ typedef struct LowerSlot {
 
 typedef struct LowerOptions {
     bool lanes;         /* replicated networks run in lane blocks */
-    bool fuse;          /* lazy reads, elided writes, dropped elements */
+    bool fuse;          /* run the transport and uniformity analyses */
 } LowerOptions;
 
 typedef struct LowerPlan LowerPlan;
@@ -107,8 +103,6 @@ bool lower_write_stored(const LowerPlan *p, const LowerNet *net, int bundle,
 int lower_site_slot(const LowerPlan *p, const Expr *site);
 /* The slots (LowerSlot*) in the lane record of `node_type`. */
 const PtrVec *lower_node_slots(const LowerPlan *p, const Type *node_type);
-/* Whether the lane record of a connection type keeps element `elem`. */
-bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *elem);
 /* Whether element `elem` of a connection type is equal in all replicates
  * whenever lane code runs (uniform.c): the lane record holds it once. */
 bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem);
@@ -130,6 +124,10 @@ bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net
  * a call that does not may run block by block interleaved with the I/O
  * assignments before it. */
 bool lower_uses_io(LowerPlan *p, const Symbol *s);
+
+/* X[] / X[a...b] / X (a bare collection) -> the collection and its
+ * interval (NULL for all of it). */
+void lower_split_multi(Expr *pv, Expr **base, Expr **range);
 
 /* Statistics for --dump-lanes and the tests. */
 void lower_dump(const LowerPlan *p, FILE *out);

@@ -18,4 +18,29 @@ IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw 
 bool lower_failed(const Lw *lw);
 bool lower_finish_ir(Lw *lw);
 
+/* Services of the lowering for the passes (src/passes/). */
+
+/* The value the writer w stores, recomputed in lane code of function f
+ * (a lane version running on bundle b, or a node's lane version whose
+ * REDUCTION reads bundle b) for connection k whose lane record is `conn`,
+ * in lane `lane`: the writer's parameters come from the slots of the node
+ * at the other end (LazyWriter.from_src), its ME is `conn`. */
+IrExpr *lower_lazy_value(Lw *lw, IrFunc *f, const LazyWriter *w, int b, IrExpr *k, IrExpr *conn,
+                         IrVar *lane);
+/* The slot field of parameter `param` of slot number `slot` in node type
+ * node's lane record (created on first use). */
+IrField *lower_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc,
+                          const Symbol *param);
+/* The lane-array temporaries of an interface call's arguments in lane
+ * code of function f, one per parameter of the called procedure (NULL:
+ * none recorded). */
+IrVar *const *lower_site_args(Lw *lw, const IrFunc *f, const Expr *call);
+/* In central-agent function f: the network procedure call `call` on lane
+ * block 0 of network net, every lane active. */
+IrStmt *lower_block0_call(Lw *lw, IrFunc *f, const Expr *call, IrExpr *net);
+/* In central-agent function f: the inputs (I/O statements into all
+ * replicates of net) checked, then one loop over net's lane blocks that
+ * moves each block's inputs and runs `call` on that block. */
+IrStmt *lower_batch(Lw *lw, IrFunc *f, Stmt *const *inputs, int n, const Expr *call, IrExpr *net);
+
 #endif

@@ -809,7 +809,7 @@ static void types(Pc *p)
             if (ll)
                 struct_of(p, ll);
             const IrLayout *sl = ir_layout_find(m, t, IRF_SHARED);
-            if (sl)
+            if (sl && ir_layout_live_fields(sl))
                 struct_of(p, sl);
             break;
         }

@@ -237,6 +237,16 @@ IrVar *ir_param(IrModule *m, IrFunc *f, const char *name, const IrType *t)
     return v;
 }
 
+IrVar *ir_param_named(const IrFunc *f, const char *name)
+{
+    for (int i = 0; i < f->params.len; i++) {
+        IrVar *v = VEC_AT(f->params, i, IrVar);
+        if (strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
 /* ---- expressions -------------------------------------------------------------------- */
 
 IrExpr *ir_e(IrModule *m, IrExprKind k, const IrType *t)
@@ -551,4 +561,19 @@ IrStmt *ir_block(IrModule *m, Loc loc)
 void ir_append(IrModule *m, IrStmt *block, IrStmt *s)
 {
     vec_push(m->arena, &block->list, s);
+}
+
+IrExpr *ir_clone(IrModule *m, const IrExpr *e)
+{
+    if (!e)
+        return NULL;
+    IrExpr *c = arena_alloc(m->arena, sizeof *c);
+    *c = *e;
+    c->a = ir_clone(m, e->a);
+    c->b = ir_clone(m, e->b);
+    c->c = ir_clone(m, e->c);
+    c->args = (PtrVec){0};
+    for (int i = 0; i < e->args.len; i++)
+        vec_push(m->arena, &c->args, ir_clone(m, VEC_AT(e->args, i, IrExpr)));
+    return c;
 }

@@ -153,11 +153,17 @@ static void expr(Vf *v, const IrExpr *e)
             fail(v, "a reference to a function the module does not have", NULL);
         break;
     case IRE_STMTS: {
+        /* the value is in the scope of the body's declarations */
         int mk = mark(v);
-        stmt(v, e->u.body);
+        const IrStmt *b = e->u.body;
+        if (b && b->kind == IRS_BLOCK)
+            for (int i = 0; i < b->list.len; i++)
+                stmt(v, VEC_AT(b->list, i, IrStmt));
+        else
+            stmt(v, b);
         expr(v, e->a);
         pop_to(v, mk);
-        return; /* the body's scope ends here */
+        return;
     }
     default:
         break;
@@ -240,8 +246,14 @@ static void reduce(Vf *v, const IrStmt *s)
     push(v, r->win);
     push(v, r->winb);
     push(v, r->vacc);
+    /* the body's declarations stay visible to `after` (the winner's call
+       names the network the body looked up) */
     v->reduces++;
-    stmt(v, s->then);
+    if (s->then && s->then->kind == IRS_BLOCK)
+        for (int i = 0; i < s->then->list.len; i++)
+            stmt(v, VEC_AT(s->then->list, i, IrStmt));
+    else
+        stmt(v, s->then);
     v->reduces--;
     push(v, r->lane);
     expr(v, r->mask);

@@ -123,15 +123,9 @@ const PtrVec *lower_node_slots(const LowerPlan *p, const Type *node_type)
     return v ? v : &none;
 }
 
-bool lower_elem_kept(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
-{
-    return ptrmap_get(&p->dropped, conn_type, elem, 0) != (void *)1;
-}
-
 bool lower_elem_shared(const LowerPlan *p, const Type *conn_type, const Symbol *elem)
 {
-    /* an element has one place: left out, once per block, or per lane */
-    return lower_elem_kept(p, conn_type, elem) && ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
+    return ptrmap_get(&p->shared, conn_type, elem, 0) != NULL;
 }
 
 bool lower_call_uniform(const LowerPlan *p, const Expr *call)

@@ -30,7 +30,6 @@ struct LowerPlan {
     PtrMap stored;        /* (net, assign, bundle) -> (void *)1 stored / (void *)2 elided */
     PtrMap site_slot;     /* (site, NULL, 0) -> LowerSlot* */
     PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
-    PtrMap dropped;       /* (conn type, elem, 0) -> (void *)1 dropped, 2 kept (layout.c) */
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
     PtrMap gave_up;       /* (net, NULL, 0) -> (void *)1: no plan, all in memory */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
@@ -44,10 +43,6 @@ struct LowerPlan {
 void lower_collect_shapes(LowerPlan *p);
 void lower_transport(LowerPlan *p);
 void lower_uniform(LowerPlan *p);
-void lower_layout(LowerPlan *p);
 
-/* X[] / X[a...b] / X (a bare collection) -> the collection and its interval
- * (NULL for all of it). */
-void lower_split_multi(Expr *pv, Expr **base, Expr **range);
 
 #endif

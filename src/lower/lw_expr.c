@@ -371,6 +371,11 @@ static IrExpr *name_lvalue(Lw *lw, Expr *e)
         return ir_ref(m, v);
     }
     case SYM_PARAM: {
+        if (lw->lazy_proc && s->subr == lw->lazy_proc) { /* from the caller's slot */
+            const Type *node = lw->lazy_node->type->layout->type;
+            IrField *z = lw_slot_field(lw, node, lw->lazy_slot, lw->lazy_proc, s);
+            return ir_index(m, ir_field(m, ir_clone(m, lw->lazy_node), z), lw_lane_idx(lw));
+        }
         IrVar *v = ptrmap_get(&lw->vars, s, lw->fn ? lw->fn->f : NULL, 0);
         if (!v) {
             lw_unsupported(lw, e->loc, "this parameter");
@@ -394,6 +399,8 @@ static IrExpr *name_lvalue(Lw *lw, Expr *e)
 IrExpr *lw_me(Lw *lw)
 {
     IrModule *m = lw->m;
+    if (lw->lazy_me) /* a fresh copy per use: passes rewrite trees in place */
+        return ir_clone(m, lw->lazy_me);
     if (!lw->fn || !lw->fn->me_v) {
         lw_unsupported(lw, (Loc){0}, "ME here");
         return ir_i32(m, 0);
@@ -489,9 +496,7 @@ IrExpr *lw_lvalue(Lw *lw, Expr *e)
         IrExpr *node_elem = ca_node_elem(lw, obj, e->sym);
         if (node_elem)
             return node_elem;
-        IrExpr *x = elem_of(lw, lw_lvalue(lw, obj), e->sym);
-        x->origin = e;
-        return x;
+        return elem_of(lw, lw_lvalue(lw, obj), e->sym);
     }
     case EXPR_SUBSCRIPT: {
         Expr *obj = e->u.subscript.obj;
@@ -1137,10 +1142,15 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         return ir_real(m, lw_vt(lw, builtin(lw, TY_REAL)), e->u.real_lit.value);
     case EXPR_STRING:
         return ir_string(m, e->u.str_lit.bytes, e->u.str_lit.len);
+    case EXPR_SELECT: {
+        /* a read: the fuse pass may recompute it (origin: the read) */
+        IrExpr *x = lw_lvalue(lw, e);
+        x->origin = e;
+        return x;
+    }
     case EXPR_NAME:
     case EXPR_ME:
     case EXPR_YOU:
-    case EXPR_SELECT:
     case EXPR_SUBSCRIPT:
         return lw_lvalue(lw, e);
     case EXPR_INDEX:

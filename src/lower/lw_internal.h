@@ -70,8 +70,15 @@ typedef struct Lw {
     IrExpr *arg_temps[LW_MAX_ARG_TEMPS];
     /* interface call sites in lane code -> their lane-array argument
        temporaries (passes recompute connection values from them) */
-    PtrMap site_args;   /* (Expr* call, NULL, 0) -> IrVar** (one per parameter) */
+    PtrMap site_args;   /* (Expr* call, IrFunc*, 0) -> IrVar** (one per parameter) */
     IrVar *source_file; /* cp_source_file */
+    /* a recomputed connection value being lowered (lower_lazy_value): the
+       parameters of lazy_proc come from slot lazy_slot of the node record
+       lazy_node, ME is the connection record lazy_me */
+    PtrVec type_tables, net_tables; /* lw_types.c: the runtime's tables */
+    const Symbol *lazy_proc;
+    IrExpr *lazy_node, *lazy_me;
+    int lazy_slot;
 } Lw;
 
 /* ---- lw_module.c ---- */
@@ -115,7 +122,9 @@ void lw_build_init_fns(Lw *lw);
 /* After the passes: the lane get/put/rec/gather bodies, the element
  * leaves and network shapes (they follow the final layouts). */
 void lw_build_layout_fns(Lw *lw);
+void lw_declare_tables(Lw *lw);
 void lw_build_tables(Lw *lw);
+IrVar *lw_desc_var(Lw *lw, const LowerNet *net);
 
 /* ---- lw_expr.c ---- */
 IrExpr *lw_expr(Lw *lw, Expr *e);
@@ -166,6 +175,7 @@ void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, L
 /* ---- lw_lanes.c ---- */
 void lw_lane_body(Lw *lw, IrFunc *f);
 bool lw_slot_param(const Symbol *p);
+IrField *lw_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc, const Symbol *param);
 const char *lw_lane_hoisted_name(Lw *lw, const Expr *e);
 IrExpr *lw_lane_hoisted(Lw *lw, const Expr *e);
 IrExpr *lw_mask(Lw *lw);        /* the current mask (a lane array) */

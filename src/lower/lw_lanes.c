@@ -14,6 +14,7 @@
  * deletion checks. */
 #include <string.h>
 
+#include "cupitc/lower_ir.h"
 #include "lw_internal.h"
 
 static IrModule *M(Lw *lw)
@@ -472,6 +473,25 @@ static void lane_node_group_call(Lw *lw, Expr *call, Expr *range, int g)
     lw_close(lw, saved);
 }
 
+/* The slot holding parameter `param` of the interface call with slot
+ * number `slot` in the lane record of node type `node`: z<slot>_<param>,
+ * added on first use. */
+IrField *lw_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc, const Symbol *param)
+{
+    IrLayout *ll = lw_lanes_layout(lw, node);
+    for (int i = 0; i < ll->fields.len; i++) {
+        IrField *f = VEC_AT(ll->fields, i, IrField);
+        if (f->slot == slot && f->slot_param == param)
+            return f;
+    }
+    const char *name = arena_printf(lw->arena, "z%d_%s", slot, lw_local_name(lw, param));
+    IrField *f = ir_layout_add(lw->m, ll, name, NULL, param->type, true);
+    f->slot = slot;
+    f->slot_param = param;
+    f->slot_proc = proc;
+    return f;
+}
+
 bool lw_slot_param(const Symbol *p)
 {
     return p->access == ACCESS_CONST && type_is_plain_data(p->type) &&
@@ -488,9 +508,19 @@ static void conn_records(Lw *lw, int b, IrVar **C, IrVar **CS, Loc loc)
     IrExpr *net = ir_ref(m, lw->fn->net_v), *blk = ir_ref(m, lw->fn->rep_v);
     *C = lw_decl(lw, "C", ir_t_ptr(m, ir_t_record(m, ll), false), ir_conns(m, net, blk, b, ll), loc);
     *CS = lw_decl(lw, "CS", ir_t_ptr(m, ir_t_record(m, sl), false), ir_conns(m, net, blk, b, sl), loc);
+    (*C)->twin = *CS;
 }
 
-/* ME.i[].p (args): p runs on every connection of the interface's bundles. */
+static bool touches(Lw *lw, int b, const Symbol *ifc)
+{
+    LowerBundle *bu = &lw->fn->net->bundles[b];
+    return (bu->dst_group == lw->fn->group && bu->dst_iface == ifc) ||
+           (bu->src_group == lw->fn->group && bu->src_iface == ifc);
+}
+
+/* ME.i[].p (args): p runs on every connection of the interface's bundles.
+ * The argument temporaries are recorded for the fuse pass, which keeps
+ * them per node where connection values are recomputed from them. */
 static void lane_iface_call(Lw *lw, Expr *call, const Symbol *ifc)
 {
     IrModule *m = M(lw);
@@ -498,25 +528,24 @@ static void lane_iface_call(Lw *lw, Expr *call, const Symbol *ifc)
     IrVar *mk = cur_mask(lw);
     IrStmt *saved = lw_open(lw, call->loc);
     lw->blk->origin = call;
+    lw->blk->tag = IRTAG_IFACE_CALL;
+    lw->blk->aux[0] = mk;
     PtrVec a = {0};
     IrVar **vars = arena_alloc(lw->arena, (size_t)(proc->sub->params.len + 1) * sizeof *vars);
     lane_args(lw, proc, &call->u.objcall.args, mk, &a, vars, call->loc);
-    ptrmap_put(lw->arena, &lw->site_args, call, NULL, 0, vars);
+    ptrmap_put(lw->arena, &lw->site_args, call, lw->fn->f, 0, vars);
     for (int b = 0; b < lw->fn->net->nbundles; b++) {
-        IrStmt *bs = lw->blk;
-        IrStmt *inner = lw_open(lw, call->loc);
-        (void)inner;
-        IrVar *C, *CS;
-        IrVar *k;
-        LowerBundle *bu = &lw->fn->net->bundles[b];
-        bool touches = (bu->dst_group == lw->fn->group && bu->dst_iface == ifc) ||
-                       (bu->src_group == lw->fn->group && bu->src_iface == ifc);
-        if (!touches) {
-            lw->blk = bs;
-            bs->list.len--; /* the block just opened */
+        if (!touches(lw, b, ifc))
             continue;
-        }
+        IrStmt *outer = lw_open(lw, call->loc);
+        IrStmt *bb = lw->blk;
+        bb->tag = IRTAG_IFACE_BUNDLE;
+        bb->g = b;
+        bb->origin = call;
+        IrVar *C, *CS, *k;
         conn_records(lw, b, &C, &CS, call->loc);
+        bb->aux[0] = C;
+        bb->aux[1] = CS;
         IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, ir_ref(m, lw->fn->net_v),
                                     ir_ref(m, lw->fn->idx_v), &k, call->loc);
         IrExpr *c = ir_call(m, lw_lane_fn(lw, proc, lw->fn->net, b),
@@ -528,7 +557,7 @@ static void lane_iface_call(Lw *lw, Expr *call, const Symbol *ifc)
         IrStmt *e = ir_s(m, IRS_EVAL, call->loc);
         e->a = c;
         ir_append(m, loop->then, e);
-        lw->blk = bs;
+        lw_close(lw, outer);
     }
     lw_close(lw, saved);
 }
@@ -673,27 +702,23 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
         Symbol *ifc = base->sym;
         for (int b = 0; b < lw->fn->net->nbundles; b++) {
             lw_push(lw, rs->then);
-            LowerBundle *bu = &lw->fn->net->bundles[b];
-            bool touches = (bu->dst_group == lw->fn->group && bu->dst_iface == ifc) ||
-                           (bu->src_group == lw->fn->group && bu->src_iface == ifc);
-            if (!touches)
+            if (!touches(lw, b, ifc))
                 continue;
-            IrStmt *inner = lw_open(lw, s->loc);
-            (void)inner;
+            lw_open(lw, s->loc);
             IrVar *C, *CS, *k;
             conn_records(lw, b, &C, &CS, s->loc);
             IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, ir_ref(m, lw->fn->net_v),
                                         ir_ref(m, lw->fn->idx_v), &k, s->loc);
             lw_push(lw, loop->then);
-            const Type *ct = bu->conn;
-            IrLayout *ll = lw_lanes_layout(lw, ct);
+            IrLayout *ll = lw_lanes_layout(lw, lw->fn->net->bundles[b].conn);
             IrExpr *val = ir_field(m, ir_index(m, ir_ref(m, C), ir_ref(m, k)), lw_field(lw, ll, elem));
             IrStmt *y = lw_add(lw, IRS_YIELD, s->loc);
             y->a = val;
             y->b = ir_ref(m, k);
             y->c = ir_i32(m, b);
             y->origin = s;
-            (void)CS;
+            y->aux[0] = C;
+            y->aux[1] = CS;
         }
     }
     lw_push(lw, rs->then);
@@ -963,6 +988,8 @@ static void lane_assign(Lw *lw, Stmt *s)
     if (pure) { /* both values loaded unconditionally: a select, which vectorizes */
         LaneLoop ll = lanes_begin(lw, true, s->loc);
         ll.loop->origin = s;
+        ll.loop->tag = IRTAG_LANE_ASSIGN;
+        ll.loop->aux[0] = mk;
         IrExpr *lv = lw_lvalue(lw, t);
         IrExpr *nv = s->u.assign.op == ASSIGN_SET ? lw_expr_as(lw, v, t->type)
                                                   : lw_compound_rhs(lw, s, lw_lvalue(lw, t));
@@ -979,6 +1006,8 @@ static void lane_assign(Lw *lw, Stmt *s)
     }
     LaneLoop ll = lanes_begin(lw, true, s->loc);
     ll.loop->origin = s;
+    ll.loop->tag = IRTAG_LANE_ASSIGN;
+    ll.loop->aux[0] = mk;
     IrStmt *saved = open_if(lw, at(lw, mk), s->loc);
     IrExpr *lv = lw_lvalue(lw, t);
     IrExpr *nv = s->u.assign.op == ASSIGN_SET ? lw_expr_as(lw, v, t->type)
@@ -1174,16 +1203,6 @@ static bool block_clears_mask(const Block *b)
     return false;
 }
 
-static IrVar *param_named(IrFunc *f, const char *name)
-{
-    for (int i = 0; i < f->params.len; i++) {
-        IrVar *v = VEC_AT(f->params, i, IrVar);
-        if (strcmp(v->name, name) == 0)
-            return v;
-    }
-    return NULL;
-}
-
 void lw_lane_body(Lw *lw, IrFunc *f)
 {
     IrModule *m = M(lw);
@@ -1196,12 +1215,12 @@ void lw_lane_body(Lw *lw, IrFunc *f)
         fn.bundle = f->group;
         fn.group = -1;
     }
-    fn.net_v = param_named(f, "net");
-    fn.rep_v = param_named(f, "blk");
-    fn.idx_v = param_named(f, "idx");
-    fn.k_v = param_named(f, "k");
-    fn.ret_v = param_named(f, "ret");
-    fn.m0_v = param_named(f, "M0");
+    fn.net_v = ir_param_named(f, "net");
+    fn.rep_v = ir_param_named(f, "blk");
+    fn.idx_v = ir_param_named(f, "idx");
+    fn.k_v = ir_param_named(f, "k");
+    fn.ret_v = ir_param_named(f, "ret");
+    fn.m0_v = ir_param_named(f, "M0");
     lw->fn = &fn;
     lw->nmasks = 0;
     lw->loop_base = 0;
@@ -1223,8 +1242,9 @@ void lw_lane_body(Lw *lw, IrFunc *f)
                           s->loc);
         fn.me_v->name = "me";
     } else {
-        fn.me_v = param_named(f, "me");
-        fn.ms_v = param_named(f, "ms");
+        fn.me_v = ir_param_named(f, "me");
+        fn.ms_v = ir_param_named(f, "ms");
+        fn.me_v->twin = fn.ms_v;
     }
     /* no active lane: nothing to do (this also ends a recursion whose
        lanes have all returned) */
@@ -1233,6 +1253,7 @@ void lw_lane_body(Lw *lw, IrFunc *f)
                        ir_helper(m, IRH_ANY, ir_t(m, IRT_BOOL), IR_ARGS(ir_ref(m, fn.m0_v))));
     none->then = ir_block(m, s->loc);
     ir_append(m, none->then, ir_s(m, IRS_RETURN, s->loc));
+    f->self = fn.me_v;
     IrVar *mf;
     if (block_clears_mask(s->decl->u.subr.body)) {
         mf = copy_mask(lw, fn.m0_v, s->loc);
@@ -1254,7 +1275,7 @@ void lw_lane_merge_body(Lw *lw, IrFunc *f)
     const Type *t = s->owner;
     f->body = ir_block(m, s->loc);
     lw->blk = f->body;
-    IrVar *me_ = param_named(f, "me_"), *you_ = param_named(f, "you_"), *sh_ = param_named(f, "sh_");
+    IrVar *me_ = ir_param_named(f, "me_"), *you_ = ir_param_named(f, "you_"), *sh_ = ir_param_named(f, "sh_");
     LwFn fn = {.subr = s, .ctx = CTX_MERGE, .bundle = -1, .group = -1, .me_type = t, .lane = true, .f = f};
     lw->fn = &fn;
     if (lw_merge_has_calls(lw, t)) {
@@ -1285,6 +1306,8 @@ void lw_lane_merge_body(Lw *lw, IrFunc *f)
         fn.ms_v = lw_decl(lw, "ms", ir_t_ptr(m, ir_t_record(m, sl), true),
                           ir_cast(m, ir_t_ptr(m, ir_t_record(m, sl), true), ir_ref(m, sh_)), s->loc);
         fn.ms_v->name = "ms";
+        fn.me_v->twin = fn.ms_v;
+        fn.you_v->twin = fn.ms_v;
     }
     lw->nmasks = 0;
     lw->lane = NULL;
@@ -1314,7 +1337,7 @@ void lw_lane_fold_body(Lw *lw, IrFunc *f)
     lw->blk = f->body;
     LwFn fn = {.f = f, .group = -1, .bundle = -1};
     lw->fn = &fn;
-    IrVar *me_ = param_named(f, "me_"), *sh_ = param_named(f, "sh_");
+    IrVar *me_ = ir_param_named(f, "me_"), *sh_ = ir_param_named(f, "sh_");
     const IrType *V = ir_t_record(m, ll);
     IrVar *mv = lw_decl_uninit(lw, "m", V, f->loc);
     mv->name = "m";
@@ -1329,7 +1352,7 @@ void lw_lane_fold_body(Lw *lw, IrFunc *f)
         IrStmt *saved = lw_open(lw, f->loc);
         for (int i = 0; i < ll->fields.len; i++) {
             IrField *fl = VEC_AT(ll->fields, i, IrField);
-            if (!fl->lanes || fl->slot_proc)
+            if (!fl->lanes || fl->dropped || fl->slot_proc)
                 continue;
             IrStmt *sh = lw_add(lw, IRS_SHUFFLE, f->loc);
             sh->a = ir_ref(m, mv);
@@ -1345,4 +1368,49 @@ void lw_lane_fold_body(Lw *lw, IrFunc *f)
     lw_eval(lw, ir_helper(m, IRH_MEMCPY, ir_t(m, IRT_VOID),
                           IR_ARGS(ir_ref(m, me_), ir_addr(m, ir_ref(m, mv)), ir_sizeof(m, V))), f->loc);
     lw->fn = NULL;
+}
+
+/* ---- recomputed connection values (the fuse pass) --------------------------------------- */
+
+IrExpr *lower_lazy_value(Lw *lw, IrFunc *f, const LazyWriter *w, int b, IrExpr *k, IrExpr *conn,
+                         IrVar *lane_var)
+{
+    IrModule *m = M(lw);
+    const LowerNet *net = f->net;
+    const LowerBundle *bu = &net->bundles[b];
+    int g = w->from_src ? bu->src_group : bu->dst_group;
+    const Type *node = type_node_of(VEC_AT(net->groups, g, Symbol)->type);
+    LwFn fn = {.subr = w->proc, .ctx = w->proc->sub->context, .net = (LowerNet *)net,
+               .group = -1, .bundle = b, .me_type = w->proc->owner, .lane = true, .f = f};
+    fn.net_v = ir_param_named(f, "net");
+    fn.rep_v = ir_param_named(f, "blk");
+    LwFn *saved_fn = lw->fn;
+    IrVar *saved_lane = lw->lane;
+    lw->fn = &fn;
+    lw->lane = lane_var;
+    IrExpr *net_e = ir_ref(m, fn.net_v), *blk = ir_ref(m, fn.rep_v);
+    IrExpr *at_node = ir_netinfo(m, w->from_src ? IRN_SRC_NODE : IRN_DST_NODE, net_e, ir_i32(m, b), k);
+    lw->lazy_proc = w->proc;
+    lw->lazy_slot = w->slot;
+    lw->lazy_node = ir_index(m, ir_nodes(m, net_e, blk, g, lw_lanes_layout(lw, node)), at_node);
+    lw->lazy_me = conn;
+    const Stmt *a = w->assign;
+    IrExpr *v = lw_expr_as(lw, a->u.assign.value, a->u.assign.target->type);
+    lw->lazy_proc = NULL;
+    lw->lazy_node = NULL;
+    lw->lazy_me = NULL;
+    lw->fn = saved_fn;
+    lw->lane = saved_lane;
+    return v;
+}
+
+IrField *lower_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc,
+                          const Symbol *param)
+{
+    return lw_slot_field(lw, node, slot, proc, param);
+}
+
+IrVar *const *lower_site_args(Lw *lw, const IrFunc *f, const Expr *call)
+{
+    return ptrmap_get(&lw->site_args, call, f, 0);
 }

@@ -568,16 +568,6 @@ static SubrContext context_of(const Symbol *s)
     return s->sub->context;
 }
 
-static IrVar *param_named(IrFunc *f, const char *name)
-{
-    for (int i = 0; i < f->params.len; i++) {
-        IrVar *v = VEC_AT(f->params, i, IrVar);
-        if (strcmp(v->name, name) == 0)
-            return v;
-    }
-    return NULL;
-}
-
 /* The body of a subroutine on one replicate. */
 static void plain_body(Lw *lw, IrFunc *f)
 {
@@ -587,23 +577,23 @@ static void plain_body(Lw *lw, IrFunc *f)
                .bundle = -1, .me_type = s->owner, .f = f};
     if (s->owner && s->owner->kind == TY_NETWORK)
         fn.net = lower_net_of(lw->plan, s->owner);
-    fn.net_v = param_named(f, "net");
-    fn.rep_v = param_named(f, "rep");
-    fn.idx_v = param_named(f, "idx");
-    fn.b_v = param_named(f, "b");
-    fn.k_v = param_named(f, "k");
+    fn.net_v = ir_param_named(f, "net");
+    fn.rep_v = ir_param_named(f, "rep");
+    fn.idx_v = ir_param_named(f, "idx");
+    fn.b_v = ir_param_named(f, "b");
+    fn.k_v = ir_param_named(f, "k");
     lw->fn = &fn;
     f->body = ir_block(m, s->loc);
     lw->blk = f->body;
     if (s->kind == SYM_MERGE) {
         const IrType *T = lw_vt(lw, s->owner);
-        fn.me_v = lw_decl(lw, "me", ir_t_ptr(m, T, false), ir_ref(m, param_named(f, "me_")), s->loc);
+        fn.me_v = lw_decl(lw, "me", ir_t_ptr(m, T, false), ir_ref(m, ir_param_named(f, "me_")), s->loc);
         fn.me_v->name = "me";
-        fn.you_v = lw_decl(lw, "you", ir_t_ptr(m, T, true), ir_ref(m, param_named(f, "you_")), s->loc);
+        fn.you_v = lw_decl(lw, "you", ir_t_ptr(m, T, true), ir_ref(m, ir_param_named(f, "you_")), s->loc);
         fn.you_v->name = "you";
     } else if (s->kind == SYM_REDUCTION || s->kind == SYM_WTA) {
-        fn.me_v = param_named(f, "me");
-        fn.you_v = param_named(f, "you");
+        fn.me_v = ir_param_named(f, "me");
+        fn.you_v = ir_param_named(f, "you");
     } else if (s->owner && s->owner->kind == TY_NETWORK) {
         IrLayout *l = lw_plain(lw, s->owner);
         fn.me_v = lw_decl(lw, "me", ir_t_ptr(m, ir_t_record(m, l), false),
@@ -618,8 +608,9 @@ static void plain_body(Lw *lw, IrFunc *f)
                           s->loc);
         fn.me_v->name = "me";
     } else if (s->owner) {
-        fn.me_v = param_named(f, "me");
+        fn.me_v = ir_param_named(f, "me");
     }
+    f->self = fn.me_v;
     lw_block(lw, s->decl->u.subr.body);
     lw->fn = NULL;
 }
@@ -693,6 +684,7 @@ IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw 
     lw_make_layouts(lw);
     globals(lw);
     lw_declare_type_fns(lw);
+    lw_declare_tables(lw);
 
     /* declarations, in the order of the output */
     for (int i = 0; i < si->subrs.len; i++)

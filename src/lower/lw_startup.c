@@ -6,8 +6,6 @@
 
 #include "lw_internal.h"
 
-IrVar *lw_desc_var(Lw *lw, const LowerNet *net);
-
 static IrFunc *startup_fn(Lw *lw, const char *name, const IrType *ret, bool exported)
 {
     IrFunc *f = ir_func(lw->m, name, IRFN_STARTUP, ret);

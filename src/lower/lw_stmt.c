@@ -300,6 +300,7 @@ static void replicates_call(Lw *lw, Expr *call, Expr *obj, const Symbol *proc, P
     lw_net_object(lw, base, &netx, &repx, &ln);
     IrStmt *saved = lw_open(lw, call->loc);
     lw->blk->origin = call;
+    lw->blk->tag = IRTAG_REPS_CALL;
     IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, call->loc);
     n->is_const = true;
     IrVar *lo, *hi;

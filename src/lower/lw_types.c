@@ -443,30 +443,28 @@ static void leaves(Leaves *lv, const Type *t, IrExpr *off, IrExpr *count, IrExpr
     }
 }
 
-/* The table of a type's leaves; returns its variable, *n the count. */
-static IrVar *field_table(Lw *lw, const Type *t, int *n)
-{
-    IrModule *m = lw->m;
-    IrVar *v = ir_var(m, arena_printf(lw->arena, "cpFld_%s", t->name),
-                      ir_t_array(m, ir_t_named(m, "rt_field"), -2), IRV_GLOBAL);
-    Leaves lv = {.lw = lw, .table = ir_static(m, v, true)};
-    leaves(&lv, t, ir_int(m, ir_t(m, IRT_SIZE), 0), NULL, NULL);
-    *n = lv.table->rows.len;
-    if (*n == 0) { /* C has no empty arrays */
-        leaf(&lv, ir_int(m, ir_t(m, IRT_SIZE), 0), "RT_F_I8", ir_int(m, ir_t(m, IRT_SIZE), 0),
-             ir_int(m, ir_t(m, IRT_SIZE), 0));
-        lv.table->comment = "no elements";
-    }
-    return v;
-}
-
 /* ---- network shapes ---------------------------------------------------------------------------- */
 
 typedef struct TypeTables {
     const Type *t;
     IrVar *fields;
+    IrStatic *table;
     int nfields;
 } TypeTables;
+
+/* The leaves of a type's elements. */
+static void fill_field_table(Lw *lw, TypeTables *tt)
+{
+    IrModule *m = lw->m;
+    Leaves lv = {.lw = lw, .table = tt->table};
+    leaves(&lv, tt->t, ir_int(m, ir_t(m, IRT_SIZE), 0), NULL, NULL);
+    tt->nfields = lv.table->rows.len;
+    if (tt->nfields == 0) { /* C has no empty arrays */
+        leaf(&lv, ir_int(m, ir_t(m, IRT_SIZE), 0), "RT_F_I8", ir_int(m, ir_t(m, IRT_SIZE), 0),
+             ir_int(m, ir_t(m, IRT_SIZE), 0));
+        lv.table->comment = "no elements";
+    }
+}
 
 static IrExpr *fn_or_null(Lw *lw, IrFunc *f)
 {
@@ -503,7 +501,6 @@ static IrFunc *merge_fn(Lw *lw, const Type *t)
     return t->merge ? lw_subr_fn(lw, t->merge) : NULL;
 }
 
-IrVar *lw_desc_var(Lw *lw, const LowerNet *net);
 IrVar *lw_desc_var(Lw *lw, const LowerNet *net)
 {
     IrVar *v = ptrmap_get(&lw->vars, net, NULL, 1);
@@ -515,81 +512,103 @@ IrVar *lw_desc_var(Lw *lw, const LowerNet *net)
     return v;
 }
 
-void lw_build_tables(Lw *lw)
+/* The runtime's tables of every network type, in the order C needs them
+ * (element leaves, then groups and bundles, then the shape): declared at
+ * lowering time, so that code can name them; filled after the passes. */
+typedef struct NetTables {
+    const LowerNet *net;
+    IrStatic *groups, *bundles, *desc;
+} NetTables;
+
+void lw_declare_tables(Lw *lw)
 {
     IrModule *m = lw->m;
-    PtrVec tabs = {0};
     for (int i = 0; i < lw->si->types.len; i++) {
         Type *t = VEC_AT(lw->si->types, i, Type);
         if (!lw_has_lanes(t))
             continue;
         TypeTables *tt = arena_alloc(lw->arena, sizeof *tt);
         tt->t = t;
-        tt->fields = field_table(lw, t, &tt->nfields);
-        vec_push(lw->arena, &tabs, tt);
+        tt->fields = ir_var(m, arena_printf(lw->arena, "cpFld_%s", t->name),
+                            ir_t_array(m, ir_t_named(m, "rt_field"), -2), IRV_GLOBAL);
+        tt->table = ir_static(m, tt->fields, true);
+        vec_push(lw->arena, &lw->type_tables, tt);
     }
     for (int i = 0; i < lower_net_count(lw->plan); i++) {
         const LowerNet *n = lower_net_at(lw->plan, i);
         IrVar *dv = lw_desc_var(lw, n);
-        IrVar *groups = NULL, *bundles = NULL;
-        if (n->groups.len) {
-            groups = ir_var(m, arena_printf(lw->arena, "%s_groups", dv->name),
-                            ir_t_array(m, ir_t_named(m, "rt_group_desc"), -2), IRV_GLOBAL);
-            IrStatic *st = ir_static(m, groups, true);
-            for (int g = 0; g < n->groups.len; g++) {
-                Symbol *gs = VEC_AT(n->groups, g, Symbol);
-                Type *node = type_node_of(gs->type);
-                bool arr = gs->type->kind == TY_ARRAY;
-                TypeTables *tt = tables_of(&tabs, node);
-                IrExpr *r = ir_struct(m, ir_t_named(m, "rt_group_desc"));
-                ir_struct_add(m, r, "name", ir_string(m, gs->name, (int)strlen(gs->name)));
-                ir_struct_add(m, r, "node_size", ir_sizeof(m, lw_vt(lw, node)));
-                ir_struct_add(m, r, "init", fn_or_null(lw, lw_type_fn(lw, node, IRFN_INIT)));
-                ir_struct_add(m, r, "merge", fn_or_null(lw, merge_fn(lw, node)));
-                ir_struct_add(m, r, "is_array", ir_bool(m, arr));
-                ir_struct_add(m, r, "array_size", ir_i32(m, arr ? type_node_count(gs->type) : 0));
-                ir_struct_add(m, r, "lane", lane_desc(lw, node));
-                ir_struct_add(m, r, "fields", ir_ref(m, tt->fields));
-                ir_struct_add(m, r, "nfields", ir_i32(m, tt->nfields));
-                vec_push(m->arena, &st->rows, r);
-            }
+        NetTables *nt = arena_alloc(lw->arena, sizeof *nt);
+        nt->net = n;
+        if (n->groups.len)
+            nt->groups = ir_static(m, ir_var(m, arena_printf(lw->arena, "%s_groups", dv->name),
+                                             ir_t_array(m, ir_t_named(m, "rt_group_desc"), -2), IRV_GLOBAL),
+                                   true);
+        if (n->nbundles)
+            nt->bundles = ir_static(m, ir_var(m, arena_printf(lw->arena, "%s_bundles", dv->name),
+                                              ir_t_array(m, ir_t_named(m, "rt_bundle_desc"), -2), IRV_GLOBAL),
+                                    true);
+        nt->desc = ir_static(m, dv, true);
+        vec_push(lw->arena, &lw->net_tables, nt);
+    }
+}
+
+void lw_build_tables(Lw *lw)
+{
+    IrModule *m = lw->m;
+    for (int i = 0; i < lw->type_tables.len; i++) {
+        TypeTables *tt = VEC_AT(lw->type_tables, i, TypeTables);
+        fill_field_table(lw, tt);
+    }
+    for (int i = 0; i < lw->net_tables.len; i++) {
+        NetTables *nt = VEC_AT(lw->net_tables, i, NetTables);
+        const LowerNet *n = nt->net;
+        for (int g = 0; nt->groups && g < n->groups.len; g++) {
+            Symbol *gs = VEC_AT(n->groups, g, Symbol);
+            Type *node = type_node_of(gs->type);
+            bool arr = gs->type->kind == TY_ARRAY;
+            TypeTables *tt = tables_of(&lw->type_tables, node);
+            IrExpr *r = ir_struct(m, ir_t_named(m, "rt_group_desc"));
+            ir_struct_add(m, r, "name", ir_string(m, gs->name, (int)strlen(gs->name)));
+            ir_struct_add(m, r, "node_size", ir_sizeof(m, lw_vt(lw, node)));
+            ir_struct_add(m, r, "init", fn_or_null(lw, lw_type_fn(lw, node, IRFN_INIT)));
+            ir_struct_add(m, r, "merge", fn_or_null(lw, merge_fn(lw, node)));
+            ir_struct_add(m, r, "is_array", ir_bool(m, arr));
+            ir_struct_add(m, r, "array_size", ir_i32(m, arr ? type_node_count(gs->type) : 0));
+            ir_struct_add(m, r, "lane", lane_desc(lw, node));
+            ir_struct_add(m, r, "fields", ir_ref(m, tt->fields));
+            ir_struct_add(m, r, "nfields", ir_i32(m, tt->nfields));
+            vec_push(m->arena, &nt->groups->rows, r);
         }
-        if (n->nbundles) {
-            bundles = ir_var(m, arena_printf(lw->arena, "%s_bundles", dv->name),
-                             ir_t_array(m, ir_t_named(m, "rt_bundle_desc"), -2), IRV_GLOBAL);
-            IrStatic *st = ir_static(m, bundles, true);
-            for (int b = 0; b < n->nbundles; b++) {
-                const LowerBundle *bu = &n->bundles[b];
-                TypeTables *tt = tables_of(&tabs, bu->conn);
-                IrExpr *r = ir_struct(m, ir_t_named(m, "rt_bundle_desc"));
-                ir_struct_add(m, r, "src_group", ir_i32(m, bu->src_group));
-                ir_struct_add(m, r, "src_iface", ir_i32(m, bu->src_iface->index));
-                ir_struct_add(m, r, "dst_group", ir_i32(m, bu->dst_group));
-                ir_struct_add(m, r, "dst_iface", ir_i32(m, bu->dst_iface->index));
-                ir_struct_add(m, r, "conn_size", ir_sizeof(m, lw_vt(lw, bu->conn)));
-                ir_struct_add(m, r, "init", fn_or_null(lw, lw_type_fn(lw, bu->conn, IRFN_INIT)));
-                ir_struct_add(m, r, "merge", fn_or_null(lw, merge_fn(lw, bu->conn)));
-                ir_struct_add(m, r, "lane", lane_desc(lw, bu->conn));
-                ir_struct_add(m, r, "fields", ir_ref(m, tt->fields));
-                ir_struct_add(m, r, "nfields", ir_i32(m, tt->nfields));
-                vec_push(m->arena, &st->rows, r);
-            }
+        for (int b = 0; nt->bundles && b < n->nbundles; b++) {
+            const LowerBundle *bu = &n->bundles[b];
+            TypeTables *tt = tables_of(&lw->type_tables, bu->conn);
+            IrExpr *r = ir_struct(m, ir_t_named(m, "rt_bundle_desc"));
+            ir_struct_add(m, r, "src_group", ir_i32(m, bu->src_group));
+            ir_struct_add(m, r, "src_iface", ir_i32(m, bu->src_iface->index));
+            ir_struct_add(m, r, "dst_group", ir_i32(m, bu->dst_group));
+            ir_struct_add(m, r, "dst_iface", ir_i32(m, bu->dst_iface->index));
+            ir_struct_add(m, r, "conn_size", ir_sizeof(m, lw_vt(lw, bu->conn)));
+            ir_struct_add(m, r, "init", fn_or_null(lw, lw_type_fn(lw, bu->conn, IRFN_INIT)));
+            ir_struct_add(m, r, "merge", fn_or_null(lw, merge_fn(lw, bu->conn)));
+            ir_struct_add(m, r, "lane", lane_desc(lw, bu->conn));
+            ir_struct_add(m, r, "fields", ir_ref(m, tt->fields));
+            ir_struct_add(m, r, "nfields", ir_i32(m, tt->nfields));
+            vec_push(m->arena, &nt->bundles->rows, r);
         }
-        IrStatic *st = ir_static(m, dv, true);
-        TypeTables *tt = tables_of(&tabs, n->type);
+        TypeTables *tt = tables_of(&lw->type_tables, n->type);
         IrExpr *d = ir_struct(m, ir_t_named(m, "rt_net_desc"));
         ir_struct_add(m, d, "name", ir_string(m, n->type->name, (int)strlen(n->type->name)));
         ir_struct_add(m, d, "net_size", ir_sizeof(m, lw_vt(lw, n->type)));
         ir_struct_add(m, d, "init", fn_or_null(lw, lw_type_fn(lw, n->type, IRFN_INIT)));
         ir_struct_add(m, d, "merge", fn_or_null(lw, merge_fn(lw, n->type)));
         ir_struct_add(m, d, "ngroups", ir_i32(m, n->groups.len));
-        ir_struct_add(m, d, "groups", groups ? ir_ref(m, groups) : ir_null(m));
+        ir_struct_add(m, d, "groups", nt->groups ? ir_ref(m, nt->groups->var) : ir_null(m));
         ir_struct_add(m, d, "nbundles", ir_i32(m, n->nbundles));
-        ir_struct_add(m, d, "bundles", bundles ? ir_ref(m, bundles) : ir_null(m));
+        ir_struct_add(m, d, "bundles", nt->bundles ? ir_ref(m, nt->bundles->var) : ir_null(m));
         ir_struct_add(m, d, "lanes", ir_bool(m, lw->opts.lanes));
         ir_struct_add(m, d, "lane", lane_desc(lw, n->type));
         ir_struct_add(m, d, "fields", ir_ref(m, tt->fields));
         ir_struct_add(m, d, "nfields", ir_i32(m, tt->nfields));
-        st->init = d;
+        nt->desc->init = d;
     }
 }

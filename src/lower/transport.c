@@ -36,8 +36,9 @@
  * together, by the same execution of the call, so the value is the same.
  * A writer is stored to memory only if a read that is not lazy can see it,
  * or if its value can survive the entry and some read sees values from
- * before an entry (ENTRY).  Elements that lane code then never stores are
- * dropped from the lane record. */
+ * before an entry (ENTRY).  The fuse pass (src/passes/pass_fuse.c) makes
+ * these rewrites on the IR; which elements the lane records then keep
+ * follows from what code still names (pass_drop_fields.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -1396,7 +1397,7 @@ static bool stable(const TNet *tn, const TRead *r, const TWriter *w)
     return true;
 }
 
-static void decide(LowerPlan *p, TNet *tn, bool gave_up, uint8_t *kept_any)
+static void decide(LowerPlan *p, TNet *tn, bool gave_up)
 {
     Arena *a = p->arena;
     LowerNet *net = tn->net;
@@ -1442,12 +1443,7 @@ static void decide(LowerPlan *p, TNet *tn, bool gave_up, uint8_t *kept_any)
             ptrmap_put(a, &p->stored, net, w->pub.assign, w->bundle, (void *)1);
         else if (!prev)
             ptrmap_put(a, &p->stored, net, w->pub.assign, w->bundle, (void *)2);
-        if (w->must_store)
-            kept_any[idx(tn, w->bundle, w->elem)] = 1;
     }
-    for (int k = 0; k < tn->T; k++)
-        if (gave_up || tn->forced[k] || entry_read[k])
-            kept_any[k] = 1;
     for (int i = 1; i < tn->writers.len; i++) {
         TWriter *w = VEC_AT(tn->writers, i, TWriter);
         if (!w->must_store)
@@ -1479,9 +1475,6 @@ void lower_transport(LowerPlan *p)
     SemaInfo *si = p->si;
     p->planned = true;
     Arena *a = p->arena;
-    /* per connection type and element: some lane code needs it in memory */
-    PtrMap kept = {0};
-    PtrVec conn_types = {0};
     for (int n = 0; n < p->nets.len; n++) {
         LowerNet *net = VEC_AT(p->nets, n, LowerNet);
         TNet tn = {.net = net};
@@ -1539,38 +1532,8 @@ void lower_transport(LowerPlan *p)
         }
         if (c.gave_up) /* its walk may have stopped early: every instance runs as written */
             ptrmap_put(a, &p->gave_up, net, NULL, 0, (void *)1);
-        uint8_t *kept_any = xcalloc((size_t)tn.T + 1, 1);
-        decide(p, &tn, c.gave_up, kept_any);
-        for (int b = 0; b < net->nbundles; b++) {
-            Type *ct = net->bundles[b].conn;
-            if (!ptrmap_get(&kept, ct, NULL, -1)) {
-                ptrmap_put(a, &kept, ct, NULL, -1, (void *)1);
-                vec_push(a, &conn_types, ct);
-            }
-            for (int e = 0; e < ct->elems.len; e++)
-                if (kept_any[idx(&tn, b, e)])
-                    ptrmap_put(a, &kept, ct, VEC_AT(ct->elems, e, Symbol), 0, (void *)1);
-        }
-        free(kept_any);
+        decide(p, &tn, c.gave_up);
         free(c.entry_written);
         free_tnet(&tn);
-    }
-    for (int i = 0; i < conn_types.len; i++) {
-        Type *ct = VEC_AT(conn_types, i, Type);
-        for (int e = 0; e < ct->elems.len; e++) {
-            Symbol *el = VEC_AT(ct->elems, e, Symbol);
-            if (!ptrmap_get(&kept, ct, el, 0))
-                ptrmap_put(a, &p->dropped, ct, el, 0, (void *)1);
-        }
-    }
-    lower_layout(p); /* keeps what any emitted access still needs */
-    for (int i = 0; i < conn_types.len; i++) {
-        Type *ct = VEC_AT(conn_types, i, Type);
-        for (int e = 0; e < ct->elems.len; e++) {
-            Symbol *el = VEC_AT(ct->elems, e, Symbol);
-            if (!lower_elem_kept(p, ct, el))
-                vec_push(a, &p->dump, arena_printf(a, "%s: element %s not in the lane record",
-                                                   ct->name, el->name));
-        }
     }
 }

@@ -1,12 +1,13 @@
 /* fuzz_compile.c -- libFuzzer harness for the whole compiler (make fuzz).
  *
  * Each input is a CuPit source.  It goes through the front end, semantic
- * analysis (with the warnings of -Wall), lowering and C generation as
- * `cupitc -Wall -S` would, with
- * diagnostics discarded; only a crash, a sanitizer report, a leak or a hang
- * is a finding.  The input's length picks the variant (default, --no-lanes,
- * -fno-fuse), so every variant is covered without changing the language of
- * the inputs.
+ * analysis (with the warnings of -Wall), the lowering to the loop IR, the
+ * IR passes with the verifier after each, and the C printer, as
+ * `cupitc -Wall -S --verify-ir` would, with diagnostics discarded; only a
+ * crash, a sanitizer report, a verifier fault, a leak or a hang is a
+ * finding.  The input's length picks the variant (default, --no-lanes,
+ * every pass off, one pass off), so every variant is covered without
+ * changing the language of the inputs.
  *
  * Built with -DFUZZ_WITH_CC, the harness also compiles the generated C with
  * the C compiler (-fsyntax-only) for one accepted program in FUZZ_CC_EVERY
@@ -21,11 +22,11 @@
 
 #include "cupitc/arena.h"
 #include "cupitc/ast.h"
-#include "cupitc/cgen.h"
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
-#include "cupitc/lower.h"
 #include "cupitc/parse.h"
+#include "cupitc/pipeline.h"
+#include "cupitc/print_c.h"
 #include "cupitc/sema.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,8 +48,9 @@ static void compile_c(const Emitter *em)
     int fd = mkstemps(path, 2);
     if (fd < 0)
         return;
-    close(fd);
-    if (!emit_write_file(em, path)) {
+    /* without a sink the emitter keeps the whole text */
+    FILE *f = fdopen(fd, "w");
+    if (!f || fwrite(em->buf, 1, em->len, f) != em->len || fclose(f) != 0) {
         unlink(path);
         return;
     }
@@ -79,17 +81,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Program *prog = parse_program(src, arena);
     if (diag_error_count() == 0 && sema_analyze(prog, arena) && diag_error_count() == 0) {
         sema_warnings(prog); /* -Wall */
-        int variant = (int)(size % 3);
-        LowerOptions lo = {.lanes = variant != 1, .fuse = variant != 2};
-        LowerPlan *plan = lower_program(prog, arena, &lo);
+        PipelineOptions po = pipeline_defaults("fuzz.nn");
+        po.ir.line_directives = true;
+        po.passes.verify = true;
+        switch (size % 4) {
+        case 1: po.ir.lanes = false; break;                      /* --no-lanes */
+        case 2: memset(po.passes.on, 0, sizeof po.passes.on); break; /* -O0 */
+        case 3: po.passes.on[(size / 4) % PASS__COUNT] = false; break; /* -fno-PASS */
+        default: break;
+        }
         Emitter em;
         emit_init(&em);
-        CgOptions cgo = {.line_directives = true, .check_index = true, .lanes = lo.lanes,
-                         .builtins = true, .source_name = "fuzz.nn"};
-        if (cg_generate(prog, plan, &cgo, &em)) {
+        IrModule *m = pipeline_build(prog, arena, &po);
+        if (m) {
+            print_c_module(m, &em);
 #ifdef FUZZ_WITH_CC
             compile_c(&em);
 #endif
+        } else if (diag_error_count() == 0) {
+            /* no diagnostic: the verifier found a fault (reported on stderr) */
+            abort();
         }
         emit_free(&em);
     }

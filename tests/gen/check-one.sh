@@ -14,6 +14,9 @@
 #   default    no flags             (C -O2)
 #   no-lanes   --no-lanes           (C -O2)
 #   no-fuse    -fno-fuse            (C -O2)
+#   no-pass    -fno-PASS            (C -O2; PASS is one of the other IR passes,
+#                                   chosen by the program's checksum, so that
+#                                   over many programs each pass runs off)
 #   no-openmp  --no-openmp          (serial build, C -O2)
 #   native     -O3                  (host-tuned, like every build without
 #                                   --portable)
@@ -47,7 +50,10 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 : "${CUPITC:=$ROOT/build/bin/cupitc}"
 case $CUPITC in /*) ;; */*) CUPITC=$(pwd)/$CUPITC ;; esac
-DEFAULT_RUNS="O0:1 O0:2 default:1 default:2 no-lanes:1 no-lanes:2 no-fuse:1 no-fuse:2 no-openmp:1 native:1 native:2 par:2"
+DEFAULT_RUNS="O0:1 O0:2 default:1 default:2 no-lanes:1 no-lanes:2 no-fuse:1 no-fuse:2 no-pass:1 no-pass:2 no-openmp:1 native:1 native:2 par:2"
+# the passes the no-pass variant turns off, one per program (fuse has its
+# own variant); `cupitc --help` lists them all
+OTHER_PASSES="dce shared merge-first batch vsum drop-fields"
 runs=${CHECK_RUNS:-$DEFAULT_RUNS}
 secs=10
 work=""
@@ -80,12 +86,23 @@ cd "$work" || exit 2
 : >log
 : >sig
 
+# The pass the no-pass variant turns off for this program ($CHECK_OFF_PASS
+# pins it: the reducer keeps the one of the program it started from).
+off_pass() {
+    [ -n "${CHECK_OFF_PASS:-}" ] && { echo "$CHECK_OFF_PASS"; return; }
+    n=$(cksum <prog.nn | cut -d' ' -f1)
+    set -- $OTHER_PASSES
+    shift $((n % $#))
+    echo "$1"
+}
+off_pass >off-pass
 flags_of() { # variant -> cupitc flags
     case $1 in
         O0) echo "-O0 --portable" ;;
         default) echo "" ;;
         no-lanes) echo "--no-lanes" ;;
         no-fuse) echo "-fno-fuse" ;;
+        no-pass) echo "-fno-$(off_pass)" ;;
         no-openmp) echo "--no-openmp" ;;
         native) echo "-O3" ;;
         par) echo "-Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1" ;;
@@ -94,12 +111,13 @@ flags_of() { # variant -> cupitc flags
 }
 ccclass_of() { # variants that may share a binary when their C is identical
     case $1 in
-        default|no-lanes|no-fuse) echo O2 ;;
+        default|no-lanes|no-fuse|no-pass) echo O2 ;;
         *) echo "$1" ;;
     esac
 }
 describe() { # V:T -> "V, T thread(s)"
     v=${1%%:*} t=${1#*:}
+    [ "$v" = no-pass ] && v="no-pass -fno-$(off_pass)"
     [ "$v" = no-openmp ] && { echo "$v"; return; }
     [ "$t" = 1 ] && echo "$v, 1 thread" || echo "$v, $t threads"
 }

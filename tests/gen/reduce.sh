@@ -46,6 +46,9 @@ checks=0
 
 line=$(sh "$HERE/check-one.sh" -t "$secs" -d "$work/c0" "$work/cur.nn")
 checks=$((checks + 1))
+# the no-pass variant keeps the pass of the program the reduction started from
+CHECK_OFF_PASS=$(cat "$work/c0/off-pass")
+export CHECK_OFF_PASS
 class=${line%% *}
 detail=""; [ "$class" != "$line" ] && detail=${line#* }
 if [ "$class" = ok ]; then
