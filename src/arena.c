@@ -83,6 +83,29 @@ void arena_free(Arena *a)
     free(a);
 }
 
+void arena_reset(Arena *a)
+{
+    /* one ordinary chunk stays, cleared (allocations rely on zeroed memory);
+       fresh pages would have to be zeroed by the kernel anyway */
+    Chunk *keep = NULL;
+    for (Chunk *c = a->chunks, *next; c; c = next) {
+        next = c->next;
+        if (!keep && c->map_size == CHUNK_SIZE)
+            keep = c;
+        else
+            munmap(c, c->map_size);
+    }
+    if (keep) {
+        memset(keep->data, 0, keep->used);
+        keep->used = 0;
+        keep->next = NULL;
+    }
+    a->chunks = keep;
+    free(a->table);
+    a->table = NULL;
+    a->table_cap = a->table_len = 0;
+}
+
 static size_t round_size(size_t size)
 {
     /* 8 bytes suit every object the compiler allocates (pointers, int64_t,

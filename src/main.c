@@ -402,7 +402,7 @@ static PipelineOptions pipeline_options(const Options *opt)
 /* Generates C into the temporary file `c_path`, streaming it (the whole
    text never sits in memory).  Returns 0 or the exit status of a failure,
    reported. */
-static int generate_c(IrModule *mod, const char *c_path, const char *shown_path)
+static int generate_c(Pipeline *pl, const char *c_path, const char *shown_path)
 {
     FILE *f = fopen(c_path, "wb");
     if (!f) {
@@ -413,8 +413,9 @@ static int generate_c(IrModule *mod, const char *c_path, const char *shown_path)
     emit_init(&em);
     emit_set_sink(&em, f);
     int status = 0;
-    print_c_module(mod, &em);
-    {
+    if (!pipeline_print(pl, &em)) {
+        status = EXIT_INPUT_ERROR;
+    } else {
         bool ok = emit_finish(&em);
         int saved = errno;
         if (fclose(f) != 0 && ok) {
@@ -435,7 +436,7 @@ static int generate_c(IrModule *mod, const char *c_path, const char *shown_path)
 }
 
 /* Emits C and runs the C compiler as the options ask. */
-static int generate(const Options *opt, Program *prog, IrModule *mod, const char *argv0)
+static int generate(const Options *opt, Program *prog, Pipeline *pl, const char *argv0)
 {
     int status = 0;
     if (opt->stop == STOP_C) {
@@ -444,7 +445,7 @@ static int generate(const Options *opt, Program *prog, IrModule *mod, const char
         char *tmp = out_temp(path, NULL);
         if (!tmp) {
             status = EXIT_INPUT_ERROR;
-        } else if ((status = generate_c(mod, tmp, path)) != 0) {
+        } else if ((status = generate_c(pl, tmp, path)) != 0) {
             out_discard(tmp);
         } else if (!out_is_direct(tmp) && emit_same_files(tmp, path)) {
             out_discard(tmp); /* an unchanged file keeps its time */
@@ -458,7 +459,7 @@ static int generate(const Options *opt, Program *prog, IrModule *mod, const char
     char *c_file = out_temp(NULL, ".c");
     if (!c_file)
         return EXIT_INPUT_ERROR;
-    if ((status = generate_c(mod, c_file, c_file)) != 0) {
+    if ((status = generate_c(pl, c_file, c_file)) != 0) {
         out_discard(c_file);
         return status;
     }
@@ -592,13 +593,14 @@ int main(int argc, char **argv)
             status = EXIT_INPUT_ERROR;
         } else {
             PipelineOptions po = pipeline_options(&opt);
-            IrModule *mod = pipeline_build(prog, arena, &po);
-            if (!mod)
+            Pipeline *pl = pipeline_build(prog, arena, &po);
+            if (!pl)
                 status = EXIT_INPUT_ERROR;
             else if (opt.dump_ir)
-                ir_dump(mod, stdout);
+                status = pipeline_dump(pl, stdout) ? 0 : EXIT_INPUT_ERROR;
             else if (!opt.dump_passes)
-                status = generate(&opt, prog, mod, argv[0]);
+                status = generate(&opt, prog, pl, argv[0]);
+            pipeline_free(pl);
         }
     }
 

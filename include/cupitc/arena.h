@@ -14,6 +14,9 @@ typedef struct Arena Arena;
 
 Arena *arena_new(void);
 void arena_free(Arena *a);
+/* Frees everything allocated so far but keeps memory for reuse (cheaper
+ * than arena_free and arena_new for a scratch arena used over and over). */
+void arena_reset(Arena *a);
 /* Zero-filled, aligned for any type. */
 void *arena_alloc(Arena *a, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);

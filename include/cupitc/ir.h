@@ -74,6 +74,10 @@ struct IrType {
     const IrType *elem;    /* IRT_PTR, IRT_ARRAY, IRT_VEC */
     int n;                 /* IRT_ARRAY: length, -1 for RT_LANES, -2 unsized [] */
     const char *name;      /* IRT_NAMED */
+    /* types built from this one, made once (ir_t_ptr, ir_t_lanes, ir_t_array) */
+    const IrType *ptr_to, *const_ptr_to;
+    const IrType *arrays_of; /* IRT_ARRAY types of this element, linked by next_array */
+    const IrType *next_array;
 };
 
 /* ---- layouts: what a record holds ------------------------------------------- */
@@ -393,6 +397,9 @@ struct IrFunc {
     bool lane;             /* runs on lane blocks (lane arrays, masks) */
     Loc loc;
     bool reached;          /* called, directly or not, from the program's start */
+    bool streamed;         /* no whole-program pass needs it: its body is built
+                              only when it is printed, and freed after */
+    bool in_module;        /* the verifier's mark: one of the module's functions */
     IrVar *self;           /* object subroutines: the variable holding ME's record */
     int nvars;             /* fresh-name counter */
 };
@@ -427,13 +434,23 @@ typedef struct IrOptions {
 } IrOptions;
 
 struct IrModule {
+    /* Nodes come from `arena`; what lives as long as the module (types,
+       layouts, functions, statics) from `perm`.  While one function is
+       lowered and printed on its own (streamed, print_c.h), `arena` is a
+       scratch arena emptied after it. */
     Arena *arena;
+    Arena *perm;
     SemaInfo *si;
     struct LowerPlan *plan;   /* network shapes */
     IrOptions opts;
     PtrVec layouts;        /* IrLayout* */
     PtrVec funcs;          /* IrFunc*, in print order */
     PtrVec statics;        /* IrStatic*, in print order (after the prototypes) */
+    /* (Type*, form) -> IrLayout*, and Type* -> its value IrType: open
+       addressing, so that lookups cost nothing whatever the program's size */
+    struct IrTypeSlot *type_slots;
+    int type_slots_cap, type_slots_used;
+    IrType simple[IRT__COUNT]; /* ir_t */
     bool random_in_parallel;
     int nvars;             /* variable ids */
     int next_tmp;
@@ -444,7 +461,7 @@ struct IrModule {
 IrModule *ir_module_new(Arena *arena, SemaInfo *si, const IrOptions *opts);
 
 /* Types. */
-const IrType *ir_t(IrModule *m, IrTypeKind k);
+const IrType *ir_t(IrModule *m, IrTypeKind k); /* the module's one type of kind k */
 const IrType *ir_t_value(IrModule *m, const Type *t);
 const IrType *ir_t_record(IrModule *m, const IrLayout *l);
 const IrType *ir_t_ptr(IrModule *m, const IrType *elem, bool to_const);
@@ -546,9 +563,23 @@ void ir_rewrite_exprs(IrStmt *s, IrSlotFn fn, void *data);
 /* ---- checking and printing ------------------------------------------------------- */
 
 /* Checks the module (docs/ir.md, "The verifier"); reports each violation
- * on `err` with `after` (the pass that ran last) and returns their number. */
+ * on `err` with `after` (the pass that ran last) and returns their number.
+ * Functions whose body is not built (streamed) are left out. */
 int ir_verify(const IrModule *m, const char *after, FILE *err);
-/* The readable form of --dump-ir. */
-void ir_dump(const IrModule *m, FILE *out);
+/* The same for one function at a time (a streamed body), with state kept
+ * between calls so that each costs what its function does. */
+typedef struct IrVerifier IrVerifier;
+IrVerifier *ir_verifier_new(const IrModule *m, FILE *err);
+int ir_verify_func(IrVerifier *v, const IrFunc *f, const char *after);
+void ir_verifier_free(IrVerifier *v);
+/* Builds and frees the bodies of streamed functions around their use
+ * (the C printer and the dump call them; pipeline.c provides them). */
+typedef struct IrBodyHooks {
+    bool (*build)(IrFunc *f, void *data);   /* false: a failure, reported */
+    void (*release)(IrFunc *f, void *data);
+    void *data;
+} IrBodyHooks;
+/* The readable form of --dump-ir; hooks may be NULL. */
+bool ir_dump(const IrModule *m, FILE *out, const IrBodyHooks *hooks);
 
 #endif

@@ -17,6 +17,9 @@ typedef struct Lw Lw;
 IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw **state);
 bool lower_failed(const Lw *lw);
 bool lower_finish_ir(Lw *lw);
+/* Builds the body of a streamed function (IrFunc.streamed), from the
+ * module's current arena. */
+bool lower_stream_body(Lw *lw, IrFunc *f);
 
 /* Services of the lowering for the passes (src/passes/). */
 

@@ -44,8 +44,13 @@ const char *pass_name(PassId id);
 /* The pass named `name` (as in -fno-NAME), or -1. */
 int pass_by_name(const char *name);
 
-/* Runs the enabled passes in order.  Returns false if the verifier found
- * a fault (reported on stderr as an internal error). */
+/* Runs the enabled passes in order on the functions whose bodies are
+ * built.  Returns false if the verifier found a fault (reported on stderr
+ * as an internal error). */
 bool passes_run(IrModule *m, Lw *lw, LowerPlan *plan, const PassOptions *opts);
+/* The passes that work within one function, on a streamed function's body
+ * just built; v (may be NULL) verifies it after each. */
+bool passes_run_streamed(IrModule *m, Lw *lw, LowerPlan *plan, const PassOptions *opts, IrFunc *f,
+                         IrVerifier *v);
 
 #endif

@@ -7,6 +7,7 @@
 #ifndef CUPITC_PIPELINE_H
 #define CUPITC_PIPELINE_H
 
+#include "cupitc/emit.h"
 #include "cupitc/ir.h"
 #include "cupitc/passes.h"
 
@@ -15,9 +16,21 @@ typedef struct PipelineOptions {
     PassOptions passes;
 } PipelineOptions;
 
-/* The IR of prog (analysed without errors), or NULL after reporting why
- * (a construct cupitc cannot translate, or a verifier fault). */
-IrModule *pipeline_build(Program *prog, Arena *arena, const PipelineOptions *o);
+/* The program on its way to C: the module after the whole-program passes,
+ * and what builds the streamed functions' bodies when they are printed
+ * (lowered, run through the passes that work within a function, verified,
+ * printed, freed), so that the compiler's memory does not grow with them. */
+typedef struct Pipeline Pipeline;
+
+/* The pipeline of prog (analysed without errors), or NULL after reporting
+ * why (a construct cupitc cannot translate, or a verifier fault). */
+Pipeline *pipeline_build(Program *prog, Arena *arena, const PipelineOptions *o);
+IrModule *pipeline_module(Pipeline *p);
+/* The C of the program into out / the IR dump into f; false after a
+ * reported failure. */
+bool pipeline_print(Pipeline *p, Emitter *out);
+bool pipeline_dump(Pipeline *p, FILE *f);
+void pipeline_free(Pipeline *p);
 
 /* Options as the driver's defaults give them: every pass on, lane blocks
  * on, checks on, no #line. */

@@ -9,6 +9,8 @@
 #include "cupitc/emit.h"
 #include "cupitc/ir.h"
 
-void print_c_module(const IrModule *m, Emitter *out);
+/* Prints m; the bodies of streamed functions come from hooks (may be NULL
+ * when there are none).  Returns false if building one failed. */
+bool print_c_module(const IrModule *m, Emitter *out, const IrBodyHooks *hooks);
 
 #endif

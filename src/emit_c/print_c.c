@@ -742,19 +742,27 @@ static const char *signature(Pc *p, const IrFunc *f)
 
 static void reset_scratch(Pc *p)
 {
-    arena_free(p->scratch);
-    p->scratch = arena_new();
+    arena_reset(p->scratch);
 }
 
-static void function(Pc *p, const IrFunc *f)
+static bool function(Pc *p, const IrFunc *f, const IrBodyHooks *hooks)
 {
-    if (!f->body)
-        return;
-    set_line(p, f->loc);
-    braced(p, signature(p, f), f->body);
-    no_line(p);
-    emit(p->out, "%s", "");
-    reset_scratch(p);
+    bool built = false;
+    if (!f->body && f->streamed && hooks) {
+        if (!hooks->build((IrFunc *)f, hooks->data))
+            return false;
+        built = true;
+    }
+    if (f->body) {
+        set_line(p, f->loc);
+        braced(p, signature(p, f), f->body);
+        no_line(p);
+        emit(p->out, "%s", "");
+        reset_scratch(p);
+    }
+    if (built)
+        hooks->release((IrFunc *)f, hooks->data);
+    return true;
 }
 
 /* ---- types of the program --------------------------------------------------------------- */
@@ -847,7 +855,7 @@ static void statics(Pc *p)
     reset_scratch(p);
 }
 
-void print_c_module(const IrModule *m, Emitter *out)
+bool print_c_module(const IrModule *m, Emitter *out, const IrBodyHooks *hooks)
 {
     Pc p = {.m = m, .out = out, .scratch = arena_new()};
     const IrOptions *o = &m->opts;
@@ -885,8 +893,10 @@ void print_c_module(const IrModule *m, Emitter *out)
     statics(&p);
 
     emit_directive(out, "/* ===== functions ===== */");
-    for (int i = 0; i < m->funcs.len; i++)
-        function(&p, VEC_AT(m->funcs, i, IrFunc));
+    bool ok = true;
+    for (int i = 0; i < m->funcs.len && ok; i++)
+        ok = function(&p, VEC_AT(m->funcs, i, IrFunc), hooks);
     arena_free(p.scratch);
     arena_free(keep);
+    return ok;
 }

@@ -3,6 +3,7 @@
  * Every node comes from the module's arena.  Types are interned per
  * module, so that two IrType pointers of the same shape are usually equal;
  * ir_type_same compares shapes for the rest. */
+#include <stdint.h>
 #include <string.h>
 
 #include "cupitc/ir.h"
@@ -55,10 +56,64 @@ bool ir_helper_pure(IrHelper h)
     return ir_helpers[h].pure;
 }
 
+/* ---- the module's map from CuPit types to their IR types and layouts ------------ */
+
+struct IrTypeSlot {
+    const Type *t;              /* NULL: free */
+    const IrType *value;
+    IrLayout *layouts[3];       /* by IrForm */
+};
+
+static uint64_t hash_ptr(const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static struct IrTypeSlot *type_slot(IrModule *m, const Type *t, bool create)
+{
+    if (m->type_slots_cap) {
+        for (uint64_t i = hash_ptr(t) & (uint64_t)(m->type_slots_cap - 1);;
+             i = (i + 1) & (uint64_t)(m->type_slots_cap - 1)) {
+            struct IrTypeSlot *s = &m->type_slots[i];
+            if (s->t == t)
+                return s;
+            if (!s->t)
+                break;
+        }
+    }
+    if (!create)
+        return NULL;
+    if (2 * (m->type_slots_used + 1) > m->type_slots_cap) {
+        int n = m->type_slots_cap ? 2 * m->type_slots_cap : 256;
+        struct IrTypeSlot *slots = arena_alloc(m->perm, (size_t)n * sizeof *slots);
+        for (int i = 0; i < m->type_slots_cap; i++) {
+            struct IrTypeSlot *o = &m->type_slots[i];
+            if (!o->t)
+                continue;
+            uint64_t j = hash_ptr(o->t) & (uint64_t)(n - 1);
+            while (slots[j].t)
+                j = (j + 1) & (uint64_t)(n - 1);
+            slots[j] = *o;
+        }
+        m->type_slots = slots;
+        m->type_slots_cap = n;
+    }
+    uint64_t i = hash_ptr(t) & (uint64_t)(m->type_slots_cap - 1);
+    while (m->type_slots[i].t)
+        i = (i + 1) & (uint64_t)(m->type_slots_cap - 1);
+    m->type_slots[i].t = t;
+    m->type_slots_used++;
+    return &m->type_slots[i];
+}
+
 IrModule *ir_module_new(Arena *arena, SemaInfo *si, const IrOptions *opts)
 {
     IrModule *m = arena_alloc(arena, sizeof *m);
     m->arena = arena;
+    m->perm = arena;
+    for (int k = 0; k < IRT__COUNT; k++)
+        m->simple[k].kind = (IrTypeKind)k;
     m->si = si;
     m->opts = *opts;
     return m;
@@ -68,17 +123,14 @@ IrModule *ir_module_new(Arena *arena, SemaInfo *si, const IrOptions *opts)
 
 static IrType *new_type(IrModule *m, IrTypeKind k)
 {
-    IrType *t = arena_alloc(m->arena, sizeof *t);
+    IrType *t = arena_alloc(m->perm, sizeof *t);
     t->kind = k;
     return t;
 }
 
 const IrType *ir_t(IrModule *m, IrTypeKind k)
 {
-    static IrType simple[IRT__COUNT];
-    (void)m;
-    simple[k].kind = k;
-    return &simple[k];
+    return &m->simple[k];
 }
 
 bool ir_type_same(const IrType *a, const IrType *b)
@@ -99,9 +151,13 @@ bool ir_type_same(const IrType *a, const IrType *b)
 
 const IrType *ir_t_value(IrModule *m, const Type *t)
 {
-    IrType *r = new_type(m, IRT_VALUE);
-    r->cupit = t;
-    return r;
+    struct IrTypeSlot *s = type_slot(m, t, true);
+    if (!s->value) {
+        IrType *r = new_type(m, IRT_VALUE);
+        r->cupit = t;
+        s->value = r;
+    }
+    return s->value;
 }
 
 const IrType *ir_t_record(IrModule *m, const IrLayout *l)
@@ -113,17 +169,26 @@ const IrType *ir_t_record(IrModule *m, const IrLayout *l)
 
 const IrType *ir_t_ptr(IrModule *m, const IrType *elem, bool to_const)
 {
+    const IrType *const *memo = to_const ? &elem->const_ptr_to : &elem->ptr_to;
+    if (*memo)
+        return *memo;
     IrType *r = new_type(m, IRT_PTR);
     r->elem = elem;
     r->is_const = to_const;
+    *(const IrType **)memo = r;
     return r;
 }
 
 const IrType *ir_t_array(IrModule *m, const IrType *elem, int n)
 {
+    for (const IrType *a = elem->arrays_of; a; a = a->next_array)
+        if (a->n == n)
+            return a;
     IrType *r = new_type(m, IRT_ARRAY);
     r->elem = elem;
     r->n = n;
+    r->next_array = elem->arrays_of;
+    ((IrType *)elem)->arrays_of = r;
     return r;
 }
 
@@ -143,25 +208,22 @@ const IrType *ir_t_vec(IrModule *m, const IrType *elem)
 
 IrLayout *ir_layout_find(const IrModule *m, const Type *t, IrForm form)
 {
-    for (int i = 0; i < m->layouts.len; i++) {
-        IrLayout *l = VEC_AT(m->layouts, i, IrLayout);
-        if (l->type == t && l->form == form)
-            return l;
-    }
-    return NULL;
+    struct IrTypeSlot *s = type_slot((IrModule *)m, t, false);
+    return s ? s->layouts[form] : NULL;
 }
 
 IrLayout *ir_layout(IrModule *m, const Type *t, IrForm form)
 {
-    IrLayout *l = ir_layout_find(m, t, form);
-    if (l)
-        return l;
-    l = arena_alloc(m->arena, sizeof *l);
+    struct IrTypeSlot *s = type_slot(m, t, true);
+    if (s->layouts[form])
+        return s->layouts[form];
+    IrLayout *l = arena_alloc(m->perm, sizeof *l);
+    s->layouts[form] = l;
     l->type = t;
     l->form = form;
     static const char *const prefix[] = {"cpT_", "cpV_", "cpS_"};
-    l->cname = arena_printf(m->arena, "%s%s", prefix[form], t->name);
-    vec_push(m->arena, &m->layouts, l);
+    l->cname = arena_printf(m->perm, "%s%s", prefix[form], t->name);
+    vec_push(m->perm, &m->layouts, l);
     return l;
 }
 
@@ -180,7 +242,7 @@ IrField *ir_field_of(const IrLayout *l, const Symbol *e)
 IrField *ir_layout_add(IrModule *m, IrLayout *l, const char *name, const Symbol *elem,
                        const Type *vtype, bool lanes)
 {
-    IrField *f = arena_alloc(m->arena, sizeof *f);
+    IrField *f = arena_alloc(m->perm, sizeof *f);
     f->layout = l;
     f->name = name;
     f->elem = elem;
@@ -189,7 +251,7 @@ IrField *ir_layout_add(IrModule *m, IrLayout *l, const char *name, const Symbol 
     f->slot = -1;
     const IrType *vt = ir_t_value(m, vtype);
     f->type = lanes ? ir_t_lanes(m, vt) : vt;
-    vec_push(m->arena, &l->fields, f);
+    vec_push(m->perm, &l->fields, f);
     return f;
 }
 
@@ -221,7 +283,7 @@ IrVar *ir_fresh(IrModule *m, IrFunc *f, const char *stem, const IrType *t)
 
 IrFunc *ir_func(IrModule *m, const char *name, IrFuncRole role, const IrType *ret)
 {
-    IrFunc *f = arena_alloc(m->arena, sizeof *f);
+    IrFunc *f = arena_alloc(m->perm, sizeof *f);
     f->name = name;
     f->role = role;
     f->ret = ret ? ret : ir_t(m, IRT_VOID);
@@ -536,10 +598,10 @@ const IrType *ir_t_named(IrModule *m, const char *name)
 
 IrStatic *ir_static(IrModule *m, IrVar *var, bool is_const)
 {
-    IrStatic *s = arena_alloc(m->arena, sizeof *s);
+    IrStatic *s = arena_alloc(m->perm, sizeof *s);
     s->var = var;
     s->is_const = is_const;
-    vec_push(m->arena, &m->statics, s);
+    vec_push(m->perm, &m->statics, s);
     return s;
 }
 

@@ -431,7 +431,7 @@ static const char *const role_name[IRFN__COUNT] = {
     [IRFN_STARTUP] = "startup",
 };
 
-void ir_dump(const IrModule *m, FILE *out)
+bool ir_dump(const IrModule *m, FILE *out, const IrBodyHooks *hooks)
 {
     Dp d = {.out = out};
     for (int i = 0; i < m->layouts.len; i++) {
@@ -455,7 +455,16 @@ void ir_dump(const IrModule *m, FILE *out)
         fputs(") -> ", out);
         type_str(&d, f->ret);
         fputc('\n', out);
+        bool built = false;
+        if (!f->body && f->streamed && hooks) {
+            if (!hooks->build((IrFunc *)f, hooks->data))
+                return false;
+            built = true;
+        }
         if (f->body)
             body(&d, f->body);
+        if (built)
+            hooks->release((IrFunc *)f, hooks->data);
     }
+    return true;
 }

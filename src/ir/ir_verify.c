@@ -18,7 +18,8 @@
 #include "cupitc/ir.h"
 #include "cupitc/lower.h"
 
-typedef struct Vf {
+typedef struct IrVerifier Vf;
+struct IrVerifier {
     const IrModule *m;
     const IrFunc *fn;
     const char *after;
@@ -29,7 +30,8 @@ typedef struct Vf {
     int nstack, cap;
     int loops;        /* enclosing loops (BREAK, CONTINUE) */
     int reduces;      /* enclosing REDUCE regions */
-} Vf;
+    int nlive;        /* live[] covers variable ids below this */
+};
 
 static void fail(Vf *v, const char *what, const char *detail)
 {
@@ -38,6 +40,22 @@ static void fail(Vf *v, const char *what, const char *detail)
                 v->fn ? v->fn->name : "module", what, detail ? " '" : "", detail ? detail : "",
                 detail ? "'" : "");
     v->errors++;
+}
+
+static void grow_live(Vf *v)
+{
+    if (v->m->nvars + 2 <= v->nlive)
+        return;
+    int n = v->nlive ? v->nlive : 256;
+    while (n < v->m->nvars + 2)
+        n *= 2;
+    v->live = realloc(v->live, (size_t)n * sizeof *v->live);
+    if (!v->live) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    memset(v->live + v->nlive, 0, (size_t)(n - v->nlive) * sizeof *v->live);
+    v->nlive = n;
 }
 
 static void push(Vf *v, const IrVar *var)
@@ -78,12 +96,18 @@ static const IrLayout *layout_of(const IrModule *m, const IrType *t)
     return NULL;
 }
 
+/* Whether f is one of the module's functions (it is marked when the
+ * verifier starts; a function dead-function elimination removed is not). */
 static bool func_in_module(const IrModule *m, const IrFunc *f)
 {
+    (void)m;
+    return f->in_module;
+}
+
+static void mark_functions(const IrModule *m)
+{
     for (int i = 0; i < m->funcs.len; i++)
-        if (VEC_AT(m->funcs, i, IrFunc) == f)
-            return true;
-    return false;
+        ((IrFunc *)VEC_AT(m->funcs, i, IrFunc))->in_module = false;
 }
 
 static void expr(Vf *v, const IrExpr *e);
@@ -355,32 +379,73 @@ static void layouts(Vf *v)
     }
 }
 
-int ir_verify(const IrModule *m, const char *after, FILE *err)
+/* The module's functions and statics, then the layouts: what every
+ * function may name. */
+static void begin(Vf *v)
 {
-    Vf v = {.m = m, .after = after, .err = err};
-    v.live = calloc((size_t)m->nvars + 2, sizeof *v.live);
-    if (!v.live) {
+    grow_live(v);
+    mark_functions(v->m);
+    for (int i = 0; i < v->m->funcs.len; i++)
+        ((IrFunc *)VEC_AT(v->m->funcs, i, IrFunc))->in_module = true;
+    for (int i = 0; i < v->m->statics.len; i++)
+        push(v, VEC_AT(v->m->statics, i, IrStatic)->var);
+}
+
+static void function(Vf *v, const IrFunc *f)
+{
+    v->fn = f;
+    int mk = mark(v);
+    for (int j = 0; j < f->params.len; j++)
+        push(v, VEC_AT(f->params, j, IrVar));
+    stmt(v, f->body);
+    pop_to(v, mk);
+    v->fn = NULL;
+}
+
+IrVerifier *ir_verifier_new(const IrModule *m, FILE *err)
+{
+    Vf *v = calloc(1, sizeof *v);
+    if (!v) {
         fputs("cupitc: fatal error: out of memory\n", stderr);
         exit(3);
     }
-    layouts(&v);
-    for (int i = 0; i < m->statics.len; i++)
-        push(&v, VEC_AT(m->statics, i, IrStatic)->var);
+    v->m = m;
+    v->err = err;
+    begin(v);
+    return v;
+}
+
+void ir_verifier_free(IrVerifier *v)
+{
+    if (!v)
+        return;
+    free(v->live);
+    free(v->stack);
+    free(v);
+}
+
+int ir_verify_func(IrVerifier *v, const IrFunc *f, const char *after)
+{
+    int before = v->errors;
+    v->after = after;
+    grow_live(v); /* the function's variables are newer than the verifier */
+    function(v, f);
+    return v->errors - before;
+}
+
+int ir_verify(const IrModule *m, const char *after, FILE *err)
+{
+    Vf *v = ir_verifier_new(m, err);
+    v->after = after;
+    layouts(v);
     for (int i = 0; i < m->statics.len; i++) {
         const IrStatic *st = VEC_AT(m->statics, i, IrStatic);
-        expr(&v, st->init);
-        exprs(&v, &st->rows);
+        expr(v, st->init);
+        exprs(v, &st->rows);
     }
-    for (int i = 0; i < m->funcs.len; i++) {
-        const IrFunc *f = VEC_AT(m->funcs, i, IrFunc);
-        v.fn = f;
-        int mk = mark(&v);
-        for (int j = 0; j < f->params.len; j++)
-            push(&v, VEC_AT(f->params, j, IrVar));
-        stmt(&v, f->body);
-        pop_to(&v, mk);
-    }
-    free(v.live);
-    free(v.stack);
-    return v.errors;
+    for (int i = 0; i < m->funcs.len; i++)
+        function(v, VEC_AT(m->funcs, i, IrFunc));
+    int n = v->errors;
+    ir_verifier_free(v);
+    return n;
 }

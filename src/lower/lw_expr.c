@@ -355,7 +355,7 @@ static IrExpr *name_lvalue(Lw *lw, Expr *e)
     bool lane = lw->fn && lw->fn->lane;
     switch (s->kind) {
     case SYM_ENUM:
-        return ir_named(m, arena_printf(lw->arena, "cpE_%s_%s", s->owner->name, s->name),
+        return ir_named(m, arena_printf(lw->m->arena, "cpE_%s_%s", s->owner->name, s->name),
                         lw_vt(lw, s->owner));
     case SYM_CONST:
     case SYM_VAR:
@@ -563,7 +563,7 @@ static IrExpr *unary(Lw *lw, Expr *e)
                                             IRH_RANDOM_RV),
                          t, IR_ARGS(lw_pos(lw, e->loc), x));
     case OP_GRID_ROW: {
-        const char *what = arena_printf(lw->arena, "%s row", e->sym->name);
+        const char *what = arena_printf(lw->m->arena, "%s row", e->sym->name);
         return ir_helper(m, IRH_GRID_ROW, t,
                          IR_ARGS(lw_pos(lw, e->loc), x, ir_int(m, ir_t(m, IRT_I64), e->sym->type->size),
                                  ir_int(m, ir_t(m, IRT_I64), e->sym->type->elem->size),
@@ -612,11 +612,11 @@ static IrExpr *binary(Lw *lw, Expr *e)
     case OP_GRID_INDEX: case OP_GRID_SLICE: {
         const Type *g = e->sym->type;
         IrExpr *rows = ir_int(m, i64, g->size), *cols = ir_int(m, i64, g->elem->size);
-        const char *rw = arena_printf(lw->arena, "%s row", e->sym->name);
+        const char *rw = arena_printf(lw->m->arena, "%s row", e->sym->name);
         if (op == OP_GRID_INDEX)
             return ir_helper(m, IRH_GRID_INDEX, t,
                              IR_ARGS(pos, lw_expr(lw, l), rows, lw_expr(lw, r), cols, lw_cstr(lw, rw),
-                                     lw_cstr(lw, arena_printf(lw->arena, "%s column", e->sym->name))));
+                                     lw_cstr(lw, arena_printf(lw->m->arena, "%s column", e->sym->name))));
         return ir_helper(m, IRH_GRID_SLICE, t,
                          IR_ARGS(pos, lw_expr(lw, l), rows, lw_expr_as(lw, r, builtin(lw, TY_INTERVAL)),
                                  cols, lw_cstr(lw, rw)));
@@ -674,7 +674,7 @@ static IrExpr *node_array_arg(Lw *lw, Expr *a, const Symbol *p)
             first = ir_binary(m, IROP_MUL, ir_t(m, IRT_I32),
                               lw_idx(lw, a->loc, lw_expr(lw, a->u.subscript.index),
                                      ir_int(m, ir_t(m, IRT_I64), sel->sym->type->size),
-                                     arena_printf(lw->arena, "%s row", sel->sym->name)),
+                                     arena_printf(lw->m->arena, "%s row", sel->sym->name)),
                               ir_i32(m, sel->sym->type->elem->size));
     }
     if (sel->kind != EXPR_SELECT || !sel->sym || sel->sym->kind != SYM_ELEM) {
@@ -1102,7 +1102,7 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
         IrStmt *s = ir_s(m, IRS_EVAL, (Loc){0});
         s->a = lw_idx(lw, o->loc, lw_expr(lw, o->u.subscript.index),
                       ir_int(m, ir_t(m, IRT_I64), g->type->size),
-                      arena_printf(lw->arena, "%s row", g->sym ? g->sym->name : "array"));
+                      arena_printf(lw->m->arena, "%s row", g->sym ? g->sym->name : "array"));
         ir_append(m, b, s);
         return ir_stmts(m, b, ir_int(m, ci, o->type->size - 1));
     }

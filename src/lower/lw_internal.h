@@ -76,6 +76,7 @@ typedef struct Lw {
        parameters of lazy_proc come from slot lazy_slot of the node record
        lazy_node, ME is the connection record lazy_me */
     PtrVec type_tables, net_tables; /* lw_types.c: the runtime's tables */
+    PtrMap in_network;  /* (Type*, NULL, 0): a network type or a type of its groups or bundles */
     const Symbol *lazy_proc;
     IrExpr *lazy_node, *lazy_me;
     int lazy_slot;
@@ -118,10 +119,11 @@ bool lw_type_has_init(Lw *lw, const Type *t);
 void lw_default_init(Lw *lw, const Type *t, IrExpr *lv, Loc loc);
 void lw_make_layouts(Lw *lw);
 void lw_declare_type_fns(Lw *lw);
-void lw_build_init_fns(Lw *lw);
+void lw_init_fn_body(Lw *lw, IrFunc *f);
 /* After the passes: the lane get/put/rec/gather bodies, the element
  * leaves and network shapes (they follow the final layouts). */
-void lw_build_layout_fns(Lw *lw);
+void lw_layout_fn_body(Lw *lw, IrFunc *f);
+bool lw_in_network(Lw *lw, const Type *t);
 void lw_declare_tables(Lw *lw);
 void lw_build_tables(Lw *lw);
 IrVar *lw_desc_var(Lw *lw, const LowerNet *net);

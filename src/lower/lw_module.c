@@ -97,13 +97,13 @@ const char *lw_cident(Lw *lw, const char *name)
 {
     for (int i = 0; reserved[i]; i++)
         if (strcmp(reserved[i], name) == 0)
-            return arena_printf(lw->arena, "%s_", name);
+            return arena_printf(lw->m->perm, "%s_", name);
     return name;
 }
 
 const char *lw_local_name(Lw *lw, const Symbol *sym)
 {
-    return arena_printf(lw->arena, "v_%s", sym->cname ? sym->cname : sym->name);
+    return arena_printf(lw->m->arena, "v_%s", sym->cname ? sym->cname : sym->name);
 }
 
 /* The standard library's arithmetic functions that are called inline
@@ -488,6 +488,9 @@ static void declare_lane(Lw *lw, Symbol *s, LowerNet *net, int gb)
 static void for_each_plain(Lw *lw, Symbol *s)
 {
     bool node = (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC) && s->owner->kind == TY_NODE;
+    if ((s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC) && s->owner->kind == TY_CONNECTION &&
+        !lw_in_network(lw, s->owner))
+        return; /* no connection of this type can exist */
     if (!node) {
         declare_plain(lw, s, NULL, -1);
         return;
@@ -660,6 +663,50 @@ void lw_build_startup(Lw *lw);
 
 /* ---- the driver -------------------------------------------------------------------------------- */
 
+/* Functions no whole-program pass looks into: their bodies are built when
+ * they are printed and freed after (print_c.h), so that the compiler's
+ * memory does not grow with them.  Object subroutines of node and
+ * connection types stay (dead-function elimination follows their calls),
+ * and so do those of network types, from which it starts. */
+static bool streamable(const IrFunc *f)
+{
+    switch (f->role) {
+    case IRFN_GLOBAL: case IRFN_REDUCTION: case IRFN_WTA: case IRFN_MERGE:
+    case IRFN_MERGE_CALLEE: case IRFN_INIT:
+    case IRFN_LANE_GET: case IRFN_LANE_REC: case IRFN_LANE_PUT: case IRFN_GATHER:
+    case IRFN_LANE_FOLD: /* these four follow from the final layouts */
+        return true;
+    case IRFN_OBJECT:
+        return f->subr && f->subr->owner && f->subr->owner->kind == TY_RECORD;
+    default:
+        return false;
+    }
+}
+
+bool lower_stream_body(Lw *lw, IrFunc *f)
+{
+    switch (f->role) {
+    case IRFN_GLOBAL: case IRFN_REDUCTION: case IRFN_WTA: case IRFN_MERGE: case IRFN_OBJECT:
+        plain_body(lw, f);
+        break;
+    case IRFN_MERGE_CALLEE:
+        lw_merge_callee_body(lw, f);
+        break;
+    case IRFN_INIT:
+        lw_init_fn_body(lw, f);
+        break;
+    case IRFN_LANE_GET: case IRFN_LANE_REC: case IRFN_LANE_PUT: case IRFN_GATHER:
+        lw_layout_fn_body(lw, f);
+        break;
+    case IRFN_LANE_FOLD:
+        lw_lane_fold_body(lw, f);
+        break;
+    default:
+        break;
+    }
+    return !lw->failed;
+}
+
 IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw **state)
 {
     SemaInfo *si = prog->sema;
@@ -696,21 +743,22 @@ IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw 
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
             if (lw_has_lane_version(s))
                 for_each_lane(lw, s);
-            else if (s->kind == SYM_MERGE && lw_has_lanes(s->owner) && s->decl)
+            else if (s->kind == SYM_MERGE && lw_has_lanes(s->owner) && s->decl &&
+                     lw_in_network(lw, s->owner))
                 declare_lane_merge(lw, s);
         }
 
-    /* bodies */
-    lw_build_init_fns(lw);
+    /* bodies: those whole-program passes need now, the others (streamed)
+       when they are printed */
     int n = lw->m->funcs.len;
     for (int i = 0; i < n && !lw->failed; i++) {
         IrFunc *f = VEC_AT(lw->m->funcs, i, IrFunc);
+        f->streamed = streamable(f);
+        if (f->streamed)
+            continue;
         switch (f->role) {
-        case IRFN_GLOBAL: case IRFN_REDUCTION: case IRFN_WTA: case IRFN_MERGE: case IRFN_OBJECT:
+        case IRFN_OBJECT:
             plain_body(lw, f);
-            break;
-        case IRFN_MERGE_CALLEE:
-            lw_merge_callee_body(lw, f);
             break;
         case IRFN_LANE:
             lw_lane_body(lw, f);
@@ -737,12 +785,6 @@ bool lower_finish_ir(Lw *lw)
 {
     if (lw->failed)
         return false;
-    lw_build_layout_fns(lw);
-    for (int i = 0; i < lw->m->funcs.len; i++) {
-        IrFunc *f = VEC_AT(lw->m->funcs, i, IrFunc);
-        if (f->role == IRFN_LANE_FOLD)
-            lw_lane_fold_body(lw, f);
-    }
     lw_build_tables(lw);
     return !lw->failed;
 }

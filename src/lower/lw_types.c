@@ -52,9 +52,31 @@ IrField *lw_field(Lw *lw, const IrLayout *l, const Symbol *elem)
     return f;
 }
 
+/* Whether t is a network type or the node or connection type of one of a
+ * network's groups or bundles: only such records ever exist in lane blocks
+ * (and only their subroutines can run). */
+bool lw_in_network(Lw *lw, const Type *t)
+{
+    return ptrmap_get(&lw->in_network, t, NULL, 0) != NULL;
+}
+
+static void find_network_types(Lw *lw)
+{
+    for (int n = 0; n < lower_net_count(lw->plan); n++) {
+        const LowerNet *net = lower_net_at(lw->plan, n);
+        ptrmap_put(lw->arena, &lw->in_network, net->type, NULL, 0, (void *)1);
+        for (int g = 0; g < net->groups.len; g++)
+            ptrmap_put(lw->arena, &lw->in_network,
+                       type_node_of(VEC_AT(net->groups, g, Symbol)->type), NULL, 0, (void *)1);
+        for (int b = 0; b < net->nbundles; b++)
+            ptrmap_put(lw->arena, &lw->in_network, net->bundles[b].conn, NULL, 0, (void *)1);
+    }
+}
+
 void lw_make_layouts(Lw *lw)
 {
     IrModule *m = lw->m;
+    find_network_types(lw);
     for (int i = 0; i < lw->si->types.len; i++) {
         Type *t = VEC_AT(lw->si->types, i, Type);
         if (t->kind == TY_ARRAY && !type_is_node_collection(t)) {
@@ -68,7 +90,8 @@ void lw_make_layouts(Lw *lw)
         if (!is_struct_type(t))
             continue;
         IrLayout *pl = lw_plain(lw, t);
-        IrLayout *ll = lw->opts.lanes && lw_has_lanes(t) ? lw_lanes_layout(lw, t) : NULL;
+        IrLayout *ll = lw->opts.lanes && lw_has_lanes(t) && lw_in_network(lw, t)
+                           ? lw_lanes_layout(lw, t) : NULL;
         if (ll && t->kind == TY_CONNECTION)
             lw_shared_layout(lw, t);
         for (int j = 0; j < t->elems.len; j++) {
@@ -153,9 +176,10 @@ void lw_declare_type_fns(Lw *lw)
             ir_param(m, f, "net", ir_t_ptr(m, ir_t(m, IRT_NET), false));
             ir_param(m, f, "rec", vp);
         }
-        if (!lw_has_lanes(t))
+        if (!lw_has_lanes(t) || !lw_in_network(lw, t))
             continue;
-        /* with --no-lanes too: the runtime's descriptor names them */
+        if (!lw->opts.lanes)
+            goto gather;
         IrFunc *g = type_fn(lw, t, IRFN_LANE_GET, "cpLaneGet_", NULL);
         ir_param(m, g, "rec", vp);
         ir_param(m, g, "lanes", cvp);
@@ -171,6 +195,7 @@ void lw_declare_type_fns(Lw *lw)
         ir_param(m, p, "shared", vp);
         ir_param(m, p, "l", i);
         ir_param(m, p, "rec", cvp);
+    gather:
         if (t->kind == TY_NODE) {
             IrFunc *ga = type_fn(lw, t, IRFN_GATHER, "cpGather_", cvp);
             ir_param(m, ga, "dst", ir_t_ptr(m, lw_vt(lw, t), false));
@@ -183,34 +208,30 @@ void lw_declare_type_fns(Lw *lw)
     }
 }
 
-void lw_build_init_fns(Lw *lw)
+/* The element initializers of one type (cpI_T). */
+void lw_init_fn_body(Lw *lw, IrFunc *f)
 {
     IrModule *m = lw->m;
-    for (int k = 0; k < lw->si->types.len; k++) {
-        Type *t = VEC_AT(lw->si->types, k, Type);
-        IrFunc *f = is_struct_type(t) ? lw_type_fn(lw, t, IRFN_INIT) : NULL;
-        if (!f)
+    const Type *t = f->type;
+    LwFn fn = {.f = f, .group = -1, .bundle = -1, .ctx = CTX_CA};
+    lw->fn = &fn;
+    f->body = ir_block(m, (Loc){0});
+    lw->blk = f->body;
+    IrLayout *l = lw_plain(lw, t);
+    IrVar *p = lw_decl(lw, "p", ir_t_ptr(m, ir_t_record(m, l), false),
+                       ir_ref(m, VEC_AT(f->params, 1, IrVar)), (Loc){0});
+    p->name = "p";
+    for (int i = 0; i < t->elems.len; i++) {
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        if (type_is_node_collection(e->type))
             continue;
-        LwFn fn = {.f = f, .group = -1, .bundle = -1, .ctx = CTX_CA};
-        lw->fn = &fn;
-        f->body = ir_block(m, (Loc){0});
-        lw->blk = f->body;
-        IrLayout *l = lw_plain(lw, t);
-        IrVar *p = lw_decl(lw, "p", ir_t_ptr(m, ir_t_record(m, l), false),
-                           ir_ref(m, VEC_AT(f->params, 1, IrVar)), (Loc){0});
-        p->name = "p";
-        for (int i = 0; i < t->elems.len; i++) {
-            Symbol *e = VEC_AT(t->elems, i, Symbol);
-            if (type_is_node_collection(e->type))
-                continue;
-            IrExpr *lv = ir_field(m, ir_deref(m, ir_ref(m, p)), lw_field(lw, l, e));
-            if (e->init && e->init->init)
-                lw_assign(lw, lv, lw_expr_as(lw, e->init->init, e->type), e->init->init->loc);
-            else
-                lw_default_init(lw, e->type, lv, e->loc);
-        }
-        lw->fn = NULL;
+        IrExpr *lv = ir_field(m, ir_deref(m, ir_ref(m, p)), lw_field(lw, l, e));
+        if (e->init && e->init->init)
+            lw_assign(lw, lv, lw_expr_as(lw, e->init->init, e->type), e->init->init->loc);
+        else
+            lw_default_init(lw, e->type, lv, e->loc);
     }
+    lw->fn = NULL;
 }
 
 /* ---- lane records -------------------------------------------------------------------------- */
@@ -348,17 +369,16 @@ static void gather(Lw *lw, const Type *t)
     lw->fn = NULL;
 }
 
-void lw_build_layout_fns(Lw *lw)
+/* The body of a function that follows from the final layouts (built when
+ * it is printed). */
+void lw_layout_fn_body(Lw *lw, IrFunc *f)
 {
-    for (int k = 0; k < lw->si->types.len; k++) {
-        Type *t = VEC_AT(lw->si->types, k, Type);
-        if (!is_struct_type(t) || !lw_has_lanes(t))
-            continue;
-        lane_get(lw, t);
-        lane_rec(lw, t);
-        lane_put(lw, t);
-        if (t->kind == TY_NODE)
-            gather(lw, t);
+    switch (f->role) {
+    case IRFN_LANE_GET: lane_get(lw, f->type); break;
+    case IRFN_LANE_REC: lane_rec(lw, f->type); break;
+    case IRFN_LANE_PUT: lane_put(lw, f->type); break;
+    case IRFN_GATHER: gather(lw, f->type); break;
+    default: break;
     }
 }
 
@@ -525,7 +545,7 @@ void lw_declare_tables(Lw *lw)
     IrModule *m = lw->m;
     for (int i = 0; i < lw->si->types.len; i++) {
         Type *t = VEC_AT(lw->si->types, i, Type);
-        if (!lw_has_lanes(t))
+        if (!lw_has_lanes(t) || !lw_in_network(lw, t))
             continue;
         TypeTables *tt = arena_alloc(lw->arena, sizeof *tt);
         tt->t = t;

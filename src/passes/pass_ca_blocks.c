@@ -111,9 +111,9 @@ static void merge_first_block(IrStmt *blk, PassCtx *c, IrFunc *f, int *count)
     }
 }
 
-void pass_merge_first(PassCtx *c)
+void pass_merge_first(PassCtx *c, IrFunc *f)
 {
-    pu_each_ca_block(c, "merge-first", "calls after MERGE on lane block 0", merge_first_block);
+    pu_ca_blocks(c, f, "merge-first", "calls after MERGE on lane block 0", merge_first_block);
 }
 
 /* ---- batch --------------------------------------------------------------------------------- */
@@ -197,7 +197,7 @@ static void batch_block(IrStmt *blk, PassCtx *c, IrFunc *f, int *count)
     }
 }
 
-void pass_batch(PassCtx *c)
+void pass_batch(PassCtx *c, IrFunc *f)
 {
-    pu_each_ca_block(c, "batch", "batches of inputs moved inside the call's block loop", batch_block);
+    pu_ca_blocks(c, f, "batch", "batches of inputs moved inside the call's block loop", batch_block);
 }

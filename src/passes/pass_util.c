@@ -4,15 +4,25 @@
 
 #include "passes_internal.h"
 
+/* Where reachability starts: the program's start, what the runtime's
+ * tables name, the functions whose bodies are built only when printed
+ * (streamed: their calls are not known here), and what those can call --
+ * network subroutines (from the central agent), record subroutines and
+ * the subroutines MERGE procedures call.  What is left to find are the
+ * instances of node and connection subroutines. */
 static bool root(const IrFunc *f)
 {
     switch (f->role) {
     case IRFN_STARTUP: case IRFN_EXTERNAL: case IRFN_MERGE: case IRFN_LANE_MERGE:
     case IRFN_LANE_FOLD: case IRFN_INIT: case IRFN_LANE_GET: case IRFN_LANE_REC:
-    case IRFN_LANE_PUT: case IRFN_GATHER:
-        return true; /* the start, or named by the runtime's tables */
+    case IRFN_LANE_PUT: case IRFN_GATHER: case IRFN_MERGE_CALLEE:
+        return true;
+    case IRFN_OBJECT: case IRFN_LANE:
+        return f->streamed || (f->subr && f->subr->owner &&
+                               (f->subr->owner->kind == TY_NETWORK ||
+                                f->subr->owner->kind == TY_RECORD));
     default:
-        return false;
+        return f->streamed;
     }
 }
 
@@ -181,18 +191,14 @@ static void ca_block(IrStmt *blk, void *data)
     w->fn(blk, w->c, w->f, &w->n);
 }
 
-void pu_each_ca_block(PassCtx *c, const char *pass, const char *what,
-                      void (*fn)(IrStmt *blk, PassCtx *c, IrFunc *f, int *n))
+void pu_ca_blocks(PassCtx *c, IrFunc *f, const char *pass, const char *what,
+                  void (*fn)(IrStmt *blk, PassCtx *c, IrFunc *f, int *n))
 {
-    if (!c->m->opts.lanes)
+    if (!c->m->opts.lanes || f->role != IRFN_GLOBAL || !f->body || !f->subr ||
+        f->subr->sub->context != CTX_CA)
         return;
-    for (int i = 0; i < c->m->funcs.len; i++) {
-        IrFunc *f = VEC_AT(c->m->funcs, i, IrFunc);
-        if (f->role != IRFN_GLOBAL || !f->body || !f->subr || f->subr->sub->context != CTX_CA)
-            continue;
-        CaWalk w = {.c = c, .f = f, .fn = fn};
-        pu_each_block(f->body, ca_block, &w);
-        if (w.n)
-            pu_trace(c, pass, "%s: %d %s", f->name, w.n, what);
-    }
+    CaWalk w = {.c = c, .f = f, .fn = fn};
+    pu_each_block(f->body, ca_block, &w);
+    if (w.n)
+        pu_trace(c, pass, "%s: %d %s", f->name, w.n, what);
 }

@@ -14,8 +14,8 @@ typedef struct PassCtx {
 void pass_dce(PassCtx *c);
 void pass_fuse(PassCtx *c);
 void pass_shared(PassCtx *c);
-void pass_merge_first(PassCtx *c);
-void pass_batch(PassCtx *c);
+void pass_merge_first(PassCtx *c, IrFunc *f);
+void pass_batch(PassCtx *c, IrFunc *f);
 void pass_vsum(PassCtx *c);
 void pass_dense(PassCtx *c);
 void pass_regions(PassCtx *c);
@@ -47,9 +47,10 @@ void pu_count_uses(IrModule *m);
  * *fill is the assignment whose value (b) the caller sets, using *lane. */
 IrVar *pu_lane_temp(IrModule *m, IrFunc *f, IrStmt *blk, int at, const IrType *vt, Loc loc,
                     IrStmt **fill, IrVar **lane);
-/* Calls fn on every block of the central agent's functions (the program
- * and the global procedures it calls); traces "N <what>" per function. */
-void pu_each_ca_block(PassCtx *c, const char *pass, const char *what,
-                      void (*fn)(IrStmt *blk, PassCtx *c, IrFunc *f, int *n));
+/* Calls fn on every block of f if it is one of the central agent's
+ * functions (the program and the global procedures it calls); traces
+ * "N <what>". */
+void pu_ca_blocks(PassCtx *c, IrFunc *f, const char *pass, const char *what,
+                  void (*fn)(IrStmt *blk, PassCtx *c, IrFunc *f, int *n));
 
 #endif

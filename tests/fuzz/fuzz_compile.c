@@ -92,9 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         Emitter em;
         emit_init(&em);
-        IrModule *m = pipeline_build(prog, arena, &po);
-        if (m) {
-            print_c_module(m, &em);
+        Pipeline *pl = pipeline_build(prog, arena, &po);
+        bool ok = pl && pipeline_print(pl, &em);
+        if (ok) {
 #ifdef FUZZ_WITH_CC
             compile_c(&em);
 #endif
@@ -102,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* no diagnostic: the verifier found a fault (reported on stderr) */
             abort();
         }
+        pipeline_free(pl);
         emit_free(&em);
     }
     arena_free(arena);

@@ -23,12 +23,15 @@ static Arena *arena;
 static SourceFile *source;
 static Program *prog;
 static LowerPlan *plan;
+static Pipeline *pipeline;
 static IrModule *module;
 static char *dump;
 static size_t dump_len;
 
 static void teardown(void)
 {
+    pipeline_free(pipeline);
+    pipeline = NULL;
     if (arena)
         arena_free(arena);
     source_free(source);
@@ -126,8 +129,10 @@ static void plan_for(const char *conn_extra, const char *procs, const char *call
     po.passes.verify = true;
     for (int i = 0; i < PASS__COUNT; i++)
         po.passes.on[i] = fuse;
-    module = pipeline_build(prog, arena, &po);
-    ck_assert_msg(module != NULL, "no IR for:\n%s", text);
+    pipeline_free(pipeline);
+    pipeline = pipeline_build(prog, arena, &po);
+    ck_assert_msg(pipeline != NULL, "no IR for:\n%s", text);
+    module = pipeline_module(pipeline);
     free(text);
 }
 
