@@ -632,12 +632,14 @@ static void combine(Lw *lw, Stmt *s, bool wta)
     } else {
         Symbol *ifc = base->sym;
         IrExpr *netx = ir_ref(m, lw->fn->net_v);
+        int nloops = 0;
         for (int b = 0; b < lw->fn->net->nbundles; b++) {
             IrVar *k;
             lw_push(lw, rs->then);
             IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, netx, ir_ref(m, lw->fn->idx_v), &k, s->loc);
             if (!loop)
                 continue;
+            nloops++;
             lw_push(lw, loop->then);
             const Type *ct = lw->fn->net->bundles[b].conn;
             IrLayout *pl = lw_plain(lw, ct);
@@ -648,9 +650,13 @@ static void combine(Lw *lw, Stmt *s, bool wta)
             yield(lw, ir_ref(m, v), ir_ref(m, k), ir_i32(m, b), s->loc, s);
         }
         if (wta) {
-            /* the winner's record, found through its bundle */
+            /* the winner's record, found through its bundle; with no bundle
+               at this interface there is never a winner (and its connection
+               type may have no procedures at all) */
             r->after = ir_block(m, s->loc);
             lw_push(lw, r->after);
+        }
+        if (wta && nloops) {
             IrLayout *pl = lw_plain(lw, s->proc->owner);
             IrExpr *rec = ir_binary(m, IROP_ADD, ir_t_ptr(m, ir_t_record(m, pl), false),
                                     ir_cast(m, ir_t_ptr(m, ir_t_record(m, pl), false),
