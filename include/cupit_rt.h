@@ -471,6 +471,163 @@ static inline cp_real rt_sign_real(cp_real x) { return x > 0 ? 1 : (x < 0 ? -1 :
 static inline cp_real rt_min_real(cp_real x, cp_real y) { return x < y ? x : y; }
 static inline cp_real rt_max_real(cp_real x, cp_real y) { return x > y ? x : y; }
 
+/* ---- dense bundles as matrix kernels ------------------------------------
+ *
+ * A bundle that is the full cross product of its groups (rt_bundle.dense)
+ * stores connection k = d * nsrc + s between source s and destination d.
+ * A sum over the connections of every node of a group, for the RT_LANES
+ * replicates of a lane block, is then a matrix product: generated code
+ * calls rt_dense_sum (inline, so that it is compiled for the program's
+ * vector width) where the IR's dense pass proved the shape (docs/ir.md).
+ * One term is one bundle: for output j and lane l it adds, for s = 0 ..
+ * n-1 in order, x(s)[l] * w(j, s)[l] with
+ *     x(s)    = (const cp_real *)((const char *)x + s * x_stride)
+ *     w(j, s) = (const cp_real *)((const char *)w + (j * wj + s * ws) * w_stride)
+ * (w(j, s)[l] is w(j, s)[0] when w_lanes is false: one value for all
+ * lanes).  For a forward sum over a node's incoming connections wj = nsrc,
+ * ws = 1; over its outgoing ones wj = 1, ws = nsrc. */
+typedef struct rt_dense_term {
+    const void *x;
+    size_t x_stride;
+    const void *w;
+    size_t w_stride;
+    int64_t wj, ws;
+    bool w_lanes;
+    int32_t n;
+} rt_dense_term;
+
+/* For j = 0 .. ndst-1 and the lanes l with mask[l] != 0: y(j)[l] = the sum
+ * from -0.0 (the identity of IEEE addition) over the terms in order, and
+ * within a term over s ascending, of x(s)[l] * w(j, s)[l]; y(j) =
+ * (cp_real *)((char *)y + j * y_stride).  Nothing is stored when no term
+ * has n > 0.  Each (j, l) adds in exactly that order, as the loop over the
+ * connections would, so results are the same bits; a tile of outputs at a
+ * time keeps independent chains of additions in flight. */
+typedef cp_real rt_vreal __attribute__((vector_size(RT_LANES * sizeof(cp_real))));
+
+/* Accumulators per tile: as many outputs as keep their sums, plus the
+ * loaded x and w, in vector registers (half the register file), at most 8. */
+#if defined(__AVX512F__)
+#define RT_VREG_BYTES 64
+#define RT_VREGS 32
+#elif defined(__AVX__)
+#define RT_VREG_BYTES 32
+#define RT_VREGS 16
+#else
+#define RT_VREG_BYTES 16
+#define RT_VREGS 16
+#endif
+enum {
+    RT_DENSE_ACC_REGS = (int)((sizeof(rt_vreal) + RT_VREG_BYTES - 1) / RT_VREG_BYTES),
+    RT_DENSE_TILE_FIT = RT_VREGS / 2 / RT_DENSE_ACC_REGS,
+    RT_DENSE_TILE = RT_DENSE_TILE_FIT > 8 ? 8 : RT_DENSE_TILE_FIT < 1 ? 1 : RT_DENSE_TILE_FIT
+};
+
+/* acc[q] += x(s) * w(j0 + q, s) for s in order and q < RT_DENSE_TILE; the
+ * loops over q are unrolled so that the accumulators stay in registers. */
+static inline void rt_dense_tile(rt_vreal *acc, const rt_dense_term *tm, int32_t j0)
+{
+    const char *xp = (const char *)tm->x;
+    const size_t xs = tm->x_stride, wstep = (size_t)tm->ws * tm->w_stride;
+    rt_vreal a[RT_DENSE_TILE];
+    const char *wq[RT_DENSE_TILE];
+#pragma GCC unroll 8
+    for (int q = 0; q < RT_DENSE_TILE; q++) {
+        a[q] = acc[q];
+        wq[q] = (const char *)tm->w + (size_t)((int64_t)(j0 + q) * tm->wj) * tm->w_stride;
+    }
+    if (tm->w_lanes) {
+        for (int32_t s = 0; s < tm->n; s++) {
+            rt_vreal xv;
+            __builtin_memcpy(&xv, xp + (size_t)s * xs, sizeof xv);
+#pragma GCC unroll 8
+            for (int q = 0; q < RT_DENSE_TILE; q++) {
+                rt_vreal wv;
+                __builtin_memcpy(&wv, wq[q] + (size_t)s * wstep, sizeof wv);
+                rt_vreal p = xv * wv;
+                a[q] = a[q] + p; /* a product, then a sum: as the loop over connections */
+            }
+        }
+    } else {
+        for (int32_t s = 0; s < tm->n; s++) {
+            rt_vreal xv;
+            __builtin_memcpy(&xv, xp + (size_t)s * xs, sizeof xv);
+#pragma GCC unroll 8
+            for (int q = 0; q < RT_DENSE_TILE; q++) {
+                cp_real w;
+                __builtin_memcpy(&w, wq[q] + (size_t)s * wstep, sizeof w);
+                rt_vreal p = xv * w;
+                a[q] = a[q] + p;
+            }
+        }
+    }
+#pragma GCC unroll 8
+    for (int q = 0; q < RT_DENSE_TILE; q++)
+        acc[q] = a[q];
+}
+
+/* The same for one output (the tiles' remainder). */
+static inline void rt_dense_one(rt_vreal *acc, const rt_dense_term *tm, int32_t j)
+{
+    const char *xp = (const char *)tm->x;
+    const char *wp = (const char *)tm->w + (size_t)((int64_t)j * tm->wj) * tm->w_stride;
+    const size_t xs = tm->x_stride, wstep = (size_t)tm->ws * tm->w_stride;
+    rt_vreal a = *acc;
+    for (int32_t s = 0; s < tm->n; s++) {
+        rt_vreal xv, p;
+        __builtin_memcpy(&xv, xp + (size_t)s * xs, sizeof xv);
+        if (tm->w_lanes) {
+            rt_vreal wv;
+            __builtin_memcpy(&wv, wp + (size_t)s * wstep, sizeof wv);
+            p = xv * wv;
+        } else {
+            cp_real w;
+            __builtin_memcpy(&w, wp + (size_t)s * wstep, sizeof w);
+            p = xv * w;
+        }
+        a = a + p;
+    }
+    *acc = a;
+}
+
+static inline void rt_dense_store(void *y, size_t y_stride, int32_t j, const int32_t *mask,
+                                  rt_vreal v)
+{
+    cp_real *yj = (cp_real *)((char *)y + (size_t)j * y_stride);
+    for (int l = 0; l < RT_LANES; l++)
+        if (mask[l])
+            yj[l] = v[l];
+}
+
+static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const int32_t *mask,
+                                const rt_dense_term *terms, int nterms)
+{
+    bool any = false;
+    for (int t = 0; t < nterms; t++)
+        any |= terms[t].n > 0;
+    if (!any)
+        return;
+    rt_vreal zero;
+    for (int l = 0; l < RT_LANES; l++)
+        zero[l] = (cp_real)-0.0;
+    int32_t j0 = 0;
+    for (; j0 + RT_DENSE_TILE <= ndst; j0 += RT_DENSE_TILE) {
+        rt_vreal acc[RT_DENSE_TILE];
+        for (int q = 0; q < RT_DENSE_TILE; q++)
+            acc[q] = zero;
+        for (int t = 0; t < nterms; t++)
+            rt_dense_tile(acc, &terms[t], j0);
+        for (int q = 0; q < RT_DENSE_TILE; q++)
+            rt_dense_store(y, y_stride, j0 + q, mask, acc[q]);
+    }
+    for (; j0 < ndst; j0++) {
+        rt_vreal acc = zero;
+        for (int t = 0; t < nterms; t++)
+            rt_dense_one(&acc, &terms[t], j0);
+        rt_dense_store(y, y_stride, j0, mask, acc);
+    }
+}
+
 #ifdef __cplusplus
 }
 #endif

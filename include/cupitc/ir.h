@@ -225,6 +225,7 @@ typedef enum IrHelper {
     IRH_NET_CREATE, IRH_NET_DESTROY,
     IRH_MEMCPY, IRH_MEMSET,
     IRH_STRCMP,
+    IRH_DENSE_SUM,                            /* rt_dense_sum (cupit_rt.h) */
     IRH__COUNT
 } IrHelper;
 
@@ -535,6 +536,9 @@ void ir_append(IrModule *m, IrStmt *block, IrStmt *s);
 /* A copy of the expression tree e (variables, fields and functions are
  * shared; a statement expression's body too). */
 IrExpr *ir_clone(IrModule *m, const IrExpr *e);
+/* A copy of the statement tree s, expressions and reductions included
+ * (variables are shared: the copy declares the same ones). */
+IrStmt *ir_clone_stmt(IrModule *m, const IrStmt *s);
 
 /* What a helper is called and whether calling it changes nothing. */
 const char *ir_helper_name(IrHelper h);

@@ -29,7 +29,6 @@ typedef enum PassId {
                           the call that follows */
     PASS_VSUM,         /* sum reductions in vector registers */
     PASS_DENSE,        /* dense bundles as matrix kernels */
-    PASS_REGIONS,      /* adjacent parallel loops in one parallel region */
     PASS_DROP_FIELDS,  /* lane-record fields no code names are left out */
     PASS__COUNT
 } PassId;

@@ -42,6 +42,7 @@ static const struct {
     {"rt_net_create", false}, {"rt_net_destroy", false},
     {"__builtin_memcpy", false}, {"__builtin_memset", false},
     {"__builtin_strcmp", true},
+    {"rt_dense_sum", false},
 };
 _Static_assert(sizeof ir_helpers / sizeof ir_helpers[0] == IRH__COUNT,
                "ir_helpers[] must have one row per IrHelper");
@@ -637,5 +638,39 @@ IrExpr *ir_clone(IrModule *m, const IrExpr *e)
     c->args = (PtrVec){0};
     for (int i = 0; i < e->args.len; i++)
         vec_push(m->arena, &c->args, ir_clone(m, VEC_AT(e->args, i, IrExpr)));
+    return c;
+}
+
+IrStmt *ir_clone_stmt(IrModule *m, const IrStmt *s)
+{
+    if (!s)
+        return NULL;
+    IrStmt *c = arena_alloc(m->arena, sizeof *c);
+    *c = *s;
+    c->a = ir_clone(m, s->a);
+    c->b = ir_clone(m, s->b);
+    c->c = ir_clone(m, s->c);
+    c->lane_sel = ir_clone(m, s->lane_sel);
+    c->lo = ir_clone(m, s->lo);
+    c->hi = ir_clone(m, s->hi);
+    c->par = ir_clone(m, s->par);
+    c->then = ir_clone_stmt(m, s->then);
+    c->els = ir_clone_stmt(m, s->els);
+    c->list = (PtrVec){0};
+    for (int i = 0; i < s->list.len; i++)
+        vec_push(m->arena, &c->list, ir_clone_stmt(m, VEC_AT(s->list, i, IrStmt)));
+    if (s->red) {
+        IrReduce *r = arena_alloc(m->arena, sizeof *r);
+        *r = *s->red;
+        r->into = ir_clone(m, s->red->into);
+        r->mask = ir_clone(m, s->red->mask);
+        r->after = ir_clone_stmt(m, s->red->after);
+        c->red = r;
+    }
+    if (s->ints) {
+        c->ints = arena_alloc(m->arena, (size_t)(s->list.len + 1) * sizeof *c->ints);
+        for (int i = 0; i < s->list.len; i++)
+            c->ints[i] = s->ints[i];
+    }
     return c;
 }

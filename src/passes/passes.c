@@ -17,8 +17,7 @@ static const struct {
     [PASS_MERGE_FIRST] = {"merge-first", NULL, pass_merge_first},
     [PASS_BATCH] = {"batch", NULL, pass_batch},
     [PASS_VSUM] = {"vsum", pass_vsum, NULL},
-    [PASS_DENSE] = {"dense", NULL, NULL},
-    [PASS_REGIONS] = {"regions", NULL, NULL},
+    [PASS_DENSE] = {"dense", pass_dense, NULL},
     [PASS_DROP_FIELDS] = {"drop-fields", pass_drop_fields, NULL},
 };
 
