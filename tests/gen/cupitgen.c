@@ -137,6 +137,7 @@ static int use_rec, use_vec;
    the grid, and elem is the element's own name. */
 typedef struct { char *name; int nt; int arr; int mn, mx, lmin; char *elem; } Unit;
 static int use_grid;
+static int motif_on;   /* the layered motif (gen_motif_types) */
 static Unit un[5];
 static int nun;
 
@@ -1386,6 +1387,7 @@ static void gen_ca(void)
     ind++;
     L("Int VAR i := 0, k := 0, n := 0, si := 0;");
     L("Real VAR r := 0.0, sr := 0.0;");
+    if (motif_on) L("motif ();");
     Env e;
     ca_env(&e);
     replicated = 0;
@@ -1465,6 +1467,146 @@ static void gen_ca(void)
     }
     ind--;
     L("END PROCEDURE;");
+}
+
+/* ---------------------------------------------------------------- layered motif */
+/* For one seed in three, a second network of the shape a trainer has:
+ * groups a (inputs), z (a bias) -> b -> c over fully connected bundles, a
+ * forward pass that sums x * w over ME.in[], a backward pass that sums
+ * e * w over ME.out[], weight changes per replicate or after MERGE,
+ * pruning and reconnecting.  It is what the dense pass (and fuse, vsum)
+ * rewrite, so the differential run compares those rewrites with the
+ * unoptimised reference.  Values stay on the 1/4 grid (q), bounded so that
+ * every sum is exact.  Drawn from its own PRNG stream so that the rest of
+ * the program is the seed's as before. */
+
+static void gen_motif_types(void)
+{
+    /* weights changed per replicate (then merged), or only after MERGE from
+       the merged gradient (then equal in every replicate: not merged, kept
+       once per lane block by the shared pass) */
+    int perrep = ch(50);
+    L("TYPE Ml IS CONNECTION");
+    L("  Real w := %s, g := 0.0, input := 0.0, signal := 0.0;", rlit(rng(-8, 8)));
+    L("  PROCEDURE send (Real CONST x) IS ME.input := x; ME.signal := x * ME.w; END;");
+    L("  PROCEDURE back (Real CONST e) IS ME.signal := e * ME.w; END;");
+    L("  PROCEDURE learn (Real CONST e) IS ME.g := q (ME.g + ME.input * e * 0.25); END;");
+    L("  PROCEDURE apply () IS ME.w := q (ME.w + ME.g * 0.5); ME.g := 0.0; END;");
+    L("  PROCEDURE cut (Real CONST lim) IS IF ME.w %s lim THEN REPLICATE ME INTO 0; END; END;", ch(50) ? "<" : ">");
+    /* MERGE leaves out the values in transit (fuse keeps them out of
+       memory): nothing reads them after MERGE before they are sent again */
+    if (perrep) L("  MERGE IS ME.w := maxReal (ME.w, YOU.w); ME.g := maxReal (ME.g, YOU.g); END MERGE;");
+    else L("  MERGE IS ME.g := maxReal (ME.g, YOU.g); END MERGE;");
+    L("END TYPE;");
+    L("TYPE Mu IS NODE");
+    L("  IN Ml in;");
+    L("  OUT Ml out;");
+    L("  Real x := 0.0, net := 0.0, err := 0.0, back := 0.0;");
+    L("  Int fan := 0;");
+    L("  PROCEDURE seed (Real CONST r) IS ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x); END;",
+      rlit(rng(-8, 8)));
+    L("  PROCEDURE fire () IS");
+    if (ch(20)) L("    ME.err := 0.0;"); /* the sum not first: the call stays as it is */
+    L("    REDUCTION ME.in[].signal:rsum INTO ME.net;");
+    if (ch(50)) L("    ME.x := q (ME.net * 0.5 + %s);", rlit(rng(-4, 4)));
+    else L("    ME.x := q (maxReal (ME.net, %s));", rlit(rng(-8, 0)));
+    L("    ME.out[].send (ME.x);");
+    L("  END;");
+    L("  PROCEDURE blame (Real CONST t) IS ME.err := q (t - ME.x); ME.in[].back (ME.err); END;");
+    L("  PROCEDURE gather () IS");
+    L("    REDUCTION ME.out[].signal:rsum INTO ME.back;");
+    L("    ME.err := q (ME.back%s);", ch(50) ? "" : " * 0.5");
+    L("    ME.in[].back (ME.err);");
+    L("  END;");
+    L("  PROCEDURE adapt () IS ME.in[].learn (ME.err); END;");
+    L("  PROCEDURE apply () IS ME.in[].apply (); END;");
+    L("  PROCEDURE prune (Real CONST lim) IS ME.in[].cut (lim); END;");
+    L("  PROCEDURE count () IS ME.fan := MAXINDEX (ME.in) + 1; END;");
+    L("  MERGE IS ME.x := maxReal (ME.x, YOU.x); ME.net := maxReal (ME.net, YOU.net);");
+    L("    ME.err := minReal (ME.err, YOU.err); ME.back := maxReal (ME.back, YOU.back);");
+    L("    ME.fan := ME.fan > YOU.fan ? ME.fan : YOU.fan; END MERGE;");
+    L("END TYPE;");
+    L("TYPE Mg IS GROUP OF Mu END TYPE;");
+    int na = rng(0, 20), nz = rng(0, 2), nb = rng(0, 20), nc = rng(0, 5);
+    if (ch(30)) nb = 8 * rng(1, 2) + rng(-1, 1); /* around the kernel's tile */
+    const char *bias = nz ? "CONNECT ME.z[].out TO ME.b[].in;" : "";
+    L("TYPE Mn IS NETWORK");
+    L("  Mg a, z, b, c;");
+    L("  Real total := 0.0, blame := 0.0, hid := 0.0;");
+    L("  Int links := 0, cf := 0;");
+    L("  PROCEDURE build () IS");
+    L("    EXTEND ME.a BY %d; EXTEND ME.z BY %d; EXTEND ME.b BY %d; EXTEND ME.c BY %d;", na, nz, nb, nc);
+    L("    CONNECT ME.a[].out TO ME.b[].in; %s", bias);
+    L("    CONNECT ME.b[].out TO ME.c[].in;");
+    L("  END;");
+    L("  PROCEDURE reconnect () IS");
+    L("    CONNECT ME.a[].out TO ME.b[].in; %s", bias);
+    L("    CONNECT ME.b[].out TO ME.c[].in;");
+    L("  END;");
+    L("  PROCEDURE forward () IS");
+    L("    ME.a[].seed (q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
+    L("    ME.z[].seed (1.0);");
+    L("    ME.b[].fire ();");
+    L("    ME.c[].fire ();");
+    L("    REDUCTION ME.c[].x:rsum INTO ME.total;");
+    L("    REDUCTION ME.b[].x:rsum INTO ME.hid;");
+    L("  END;");
+    L("  PROCEDURE backward () IS");
+    L("    ME.c[].blame (%s);", rlit(rng(-8, 8)));
+    L("    ME.b[].gather ();");
+    L("    REDUCTION ME.b[].back:rsum INTO ME.blame;");
+    L("  END;");
+    L("  PROCEDURE adapt () IS ME.c[].adapt (); ME.b[].adapt (); END;");
+    L("  PROCEDURE update () IS ME.c[].apply (); ME.b[].apply (); END;");
+    L("  PROCEDURE prune (Real CONST lim) IS ME.b[].prune (lim); ME.c[].prune (lim); END;");
+    L("  PROCEDURE countLinks () IS");
+    L("    ME.b[].count (); ME.c[].count ();");
+    L("    REDUCTION ME.b[].fan:isum INTO ME.links;");
+    L("    REDUCTION ME.c[].fan:isum INTO ME.cf;");
+    L("    ME.links += ME.cf;");
+    L("  END;");
+    L("  MERGE IS ME.total := maxReal (ME.total, YOU.total); ME.blame := minReal (ME.blame, YOU.blame);");
+    L("    ME.hid := maxReal (ME.hid, YOU.hid); END MERGE;");
+    L("END TYPE;");
+    L("Mn VAR mnet;");
+    L("PROCEDURE mshow (Int CONST tag) IS");
+    L("  Int VAR r := 0;");
+    L("  pString (\"motif \"); pInt (tag); pString (\" reps \"); pInt (MAXINDEX (mnet) + 1); pString (\"\\n\");");
+    L("  WHILE r <= MAXINDEX (mnet) REPEAT");
+    L("    pString (\"  \"); pReal (mnet[r].total); pString (\" \"); pReal (mnet[r].blame);");
+    L("    pString (\" \"); pReal (mnet[r].hid); pString (\"\\n\");");
+    L("    r += %d;", rng(1, 5));
+    L("  END REPEAT;");
+    L("END;");
+    L("PROCEDURE mrounds (Int CONST tag, reps) IS");
+    L("  Int VAR i := 0;");
+    L("  REPLICATE mnet INTO reps;");
+    L("  FOR i := 1 TO %d REPEAT", rng(1, 3));
+    L("    mnet[].forward ();");
+    L("    mnet[].backward ();");
+    L("    mnet[].adapt ();");
+    if (perrep) L("    mnet[].update ();"); /* weights that differ per replicate */
+    L("  END;");
+    L("  mshow (tag);");
+    L("  MERGE mnet;");
+    if (!perrep) L("  mnet[].update ();"); /* the same in every replicate */
+    L("  mnet[].forward ();");
+    L("  mshow (tag + 1);");
+    L("  REPLICATE mnet INTO 1;");
+    L("END;");
+    static const int reps[] = {1, 2, 15, 16, 17, 20, 33};
+    L("PROCEDURE motif () IS");
+    L("  mnet.build ();");
+    L("  mrounds (1, %d);", reps[rnd(7)]);
+    L("  mnet.prune (%s);", rlit(rng(-4, 4)));
+    L("  mnet.countLinks ();");
+    L("  pString (\"motif links \"); pInt (mnet.links); pString (\"\\n\");");
+    L("  mrounds (3, %d);", reps[rnd(7)]);
+    if (ch(60)) {
+        L("  mnet.reconnect ();");
+        L("  mrounds (5, %d);", reps[rnd(7)]);
+    }
+    L("END;");
 }
 
 /* ---------------------------------------------------------------- main */
@@ -1583,6 +1725,14 @@ int main(int argc, char **argv)
             if (use_grid) L("TYPE Grid IS ARRAY 2 OF Arr END TYPE;");
         }
     gen_net();
+    /* the motif: decided by the seed alone, from a stream of its own */
+    motif_on = ((seed * 0x94D049BB133111EBULL) >> 40) % 3 == 0;
+    if (motif_on) {
+        uint64_t saved = st;
+        st = seed * 0xD1B54A32D192ED03ULL + 7;
+        gen_motif_types();
+        st = saved;
+    }
     gen_ca();
     return 0;
 }
