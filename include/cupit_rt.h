@@ -591,12 +591,12 @@ static inline void rt_dense_one(rt_vreal *acc, const rt_dense_term *tm, int32_t 
 }
 
 static inline void rt_dense_store(void *y, size_t y_stride, int32_t j, const int32_t *mask,
-                                  rt_vreal v)
+                                  const rt_vreal *v)
 {
     cp_real *yj = (cp_real *)((char *)y + (size_t)j * y_stride);
     for (int l = 0; l < RT_LANES; l++)
         if (mask[l])
-            yj[l] = v[l];
+            yj[l] = (*v)[l];
 }
 
 static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const int32_t *mask,
@@ -618,13 +618,13 @@ static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const in
         for (int t = 0; t < nterms; t++)
             rt_dense_tile(acc, &terms[t], j0);
         for (int q = 0; q < RT_DENSE_TILE; q++)
-            rt_dense_store(y, y_stride, j0 + q, mask, acc[q]);
+            rt_dense_store(y, y_stride, j0 + q, mask, &acc[q]);
     }
     for (; j0 < ndst; j0++) {
         rt_vreal acc = zero;
         for (int t = 0; t < nterms; t++)
             rt_dense_one(&acc, &terms[t], j0);
-        rt_dense_store(y, y_stride, j0, mask, acc);
+        rt_dense_store(y, y_stride, j0, mask, &acc);
     }
 }
 
