@@ -113,7 +113,7 @@ static bool match_term(const IrStmt *blk, const IrFunc *f, Term *t)
     for (int i = 0; i + 1 < blk->list.len; i++)
         if (VEC_AT(blk->list, i, IrStmt)->kind != IRS_DECL)
             return false;
-    if (loop->kind != IRS_FOR || loop->for_kind != IRFOR_CONNS ||
+    if (loop->kind != IRS_FOR || loop->for_kind != IRFOR_CONNS || loop->skip_dead ||
         !is_var(loop->b, ir_param_named(f, "idx")) || loop->then->list.len != 3)
         return false;
     const IrStmt *d = VEC_AT(loop->then->list, 0, IrStmt);
@@ -171,12 +171,29 @@ static bool match_fn(const IrFunc *f, Match *mt)
 
 typedef struct Writes {
     PtrVec fields;         /* IrField* written */
+    PtrVec groups;         /* for each: the group whose node it is in (as
+                              intptr_t), -1 for any */
     PtrVec seen;           /* IrFunc* walked */
     bool unknown;          /* something writes what cannot be told */
+    const IrFunc *fn;      /* the function being walked */
     Arena *arena;
 } Writes;
 
-static void walk_writes(Writes *w, IrStmt *s);
+static void walk_writes(Writes *w, const IrFunc *fn, IrStmt *s);
+
+/* A write of field f: through ME of a node function, only its group's
+ * nodes; anything else, any. */
+static void add_write(Writes *w, const IrField *f, const IrExpr *lv)
+{
+    while (lv && (lv->kind == IRE_INDEX || lv->kind == IRE_MEMBER))
+        lv = lv->a;
+    int g = -1;
+    if (lv && lv->kind == IRE_FIELD && lv->a && lv->a->kind == IRE_DEREF && w->fn->self &&
+        is_var(lv->a->a, w->fn->self) && w->fn->subr && w->fn->subr->owner->kind == TY_NODE)
+        g = w->fn->group;
+    vec_push(w->arena, &w->fields, (void *)f);
+    vec_push(w->arena, &w->groups, (void *)(intptr_t)g);
+}
 
 static const IrField *root_field(const IrExpr *lv)
 {
@@ -201,7 +218,7 @@ static bool writes_expr(IrVisitor *v, IrExpr *e)
     if (e->fn && e->fn->role == IRFN_LANE) {
         if (!contains(&w->seen, e->fn)) {
             vec_push(w->arena, &w->seen, e->fn);
-            walk_writes(w, e->fn->body);
+            walk_writes(w, e->fn, e->fn->body);
         }
         return true;
     }
@@ -215,7 +232,7 @@ static bool writes_expr(IrVisitor *v, IrExpr *e)
         if (a->kind == IRE_ADDR) {
             const IrField *f = root_field(a->a);
             if (f)
-                vec_push(w->arena, &w->fields, (void *)f);
+                add_write(w, f, a->a);
             else if (a->a->kind != IRE_VAR && !(a->a->kind == IRE_INDEX && a->a->a->kind == IRE_VAR))
                 w->unknown = true;
         } else if (a->type && a->type->kind == IRT_PTR && a->kind != IRE_VAR && a->kind != IRE_STRING) {
@@ -230,20 +247,33 @@ static bool writes_expr(IrVisitor *v, IrExpr *e)
 static bool writes_stmt(IrVisitor *v, IrStmt *s)
 {
     Writes *w = v->data;
-    const IrField *f = NULL;
-    if (s->kind == IRS_ASSIGN)
-        f = root_field(s->a);
-    else if (s->kind == IRS_REDUCE && s->red->into)
-        f = root_field(s->red->into);
+    const IrExpr *lv = s->kind == IRS_ASSIGN ? s->a
+                       : s->kind == IRS_REDUCE && s->red->into ? s->red->into : NULL;
+    const IrField *f = lv ? root_field(lv) : NULL;
     if (f)
-        vec_push(w->arena, &w->fields, (void *)f);
+        add_write(w, f, lv);
     return true;
 }
 
-static void walk_writes(Writes *w, IrStmt *s)
+static void walk_writes(Writes *w, const IrFunc *fn, IrStmt *s)
 {
+    const IrFunc *saved = w->fn;
+    w->fn = fn;
     IrVisitor v = {.stmt = writes_stmt, .expr = writes_expr, .data = w};
     ir_walk_stmt(&v, s);
+    w->fn = saved;
+}
+
+/* Whether something written may be element f of a node of group g
+ * (g -1: of a connection). */
+static bool written(const Writes *w, const IrField *f, int g)
+{
+    for (int i = 0; i < w->fields.len; i++) {
+        int wg = (int)(intptr_t)w->groups.items[i];
+        if (w->fields.items[i] == f && (wg < 0 || g < 0 || wg == g))
+            return true;
+    }
+    return false;
 }
 
 /* Whether F without its sum (proc's statements after pos) leaves every
@@ -253,13 +283,13 @@ static bool rest_is_independent(PassCtx *c, const IrFunc *f, const Match *mt)
     Writes w = {.arena = c->m->arena};
     vec_push(w.arena, &w.seen, (void *)f);
     for (int i = mt->pos + 1; i < mt->proc->list.len; i++)
-        walk_writes(&w, VEC_AT(mt->proc->list, i, IrStmt));
+        walk_writes(&w, f, VEC_AT(mt->proc->list, i, IrStmt));
     if (w.unknown)
         return false;
     for (int t = 0; t < mt->n; t++)
-        if (contains(&w.fields, mt->terms[t].xf) || contains(&w.fields, mt->terms[t].wf) ||
-            mt->terms[t].xf == mt->into) /* a node reading what the sum writes */
-            return false;
+        if (written(&w, mt->terms[t].xf, mt->terms[t].gx) || written(&w, mt->terms[t].wf, -1) ||
+            (mt->terms[t].xf == mt->into && mt->terms[t].gx == f->group))
+            return false; /* the rest, or the sum itself, changes what a sum reads */
     return true;
 }
 
@@ -338,6 +368,43 @@ static IrExpr *terms_of(PassCtx *c, const IrFunc *caller, const Match *mt)
     return ta;
 }
 
+/* The declaration of v among blk's statements, or NULL. */
+static const IrStmt *decl_of(const IrStmt *blk, const IrVar *v)
+{
+    for (int i = 0; i < blk->list.len; i++) {
+        const IrStmt *s = VEC_AT(blk->list, i, IrStmt);
+        if (s->kind == IRS_DECL && s->var == v)
+            return s;
+    }
+    return NULL;
+}
+
+/* Whether loop runs over every node of its group: `lo = 0`, `hi =
+ * count(net, g) - 1`, declared in blk and not changed there (a slice's
+ * call narrows them with assignments), and blk holds nothing else but
+ * declarations and the lane loops that fill arguments. */
+static bool whole_group(const IrStmt *blk, const IrStmt *loop)
+{
+    for (int i = 0; i < blk->list.len; i++) {
+        const IrStmt *s = VEC_AT(blk->list, i, IrStmt);
+        if (s != loop && s->kind != IRS_DECL && !(s->kind == IRS_FOR && s->for_kind == IRFOR_LANES))
+            return false;
+    }
+    if (!loop->lo || !loop->hi || loop->lo->kind != IRE_VAR || loop->hi->kind != IRE_VAR)
+        return false;
+    const IrStmt *lo = decl_of(blk, loop->lo->u.var), *hi = decl_of(blk, loop->hi->u.var);
+    if (!lo || !hi || !lo->a || !hi->a || lo->a->kind != IRE_INT || lo->a->u.i != 0)
+        return false;
+    const IrExpr *h = hi->a;
+    if (h->kind == IRE_CAST)
+        h = h->a;
+    if (h->kind != IRE_BINARY || h->op != IROP_SUB || !h->b || h->b->kind != IRE_INT || h->b->u.i != 1)
+        return false;
+    const IrExpr *n = h->a->kind == IRE_CAST ? h->a->a : h->a;
+    return n->kind == IRE_NETINFO && n->info == IRN_COUNT && n->b && n->b->kind == IRE_INT &&
+           n->b->u.i == loop->g;
+}
+
 /* The group call's node loop: `for.nodes g i { F (net, blk, i, M, ...) }`
  * over the whole group (no per-lane bounds), or NULL. */
 static IrStmt *group_loop(IrStmt *blk, IrExpr **call)
@@ -346,6 +413,8 @@ static IrStmt *group_loop(IrStmt *blk, IrExpr **call)
         IrStmt *s = VEC_AT(blk->list, i, IrStmt);
         if (s->kind != IRS_FOR || s->for_kind != IRFOR_NODES)
             continue;
+        if (!whole_group(blk, s))
+            return NULL;
         if (s->then->list.len != 1 || VEC_AT(s->then->list, 0, IrStmt)->kind != IRS_EVAL)
             return NULL;
         IrExpr *e = VEC_AT(s->then->list, 0, IrStmt)->a;

@@ -70,6 +70,7 @@ static const char *const prelude =
     "    ME.o[].send (ME.v);\n"
     "  END;\n"
     "  PROCEDURE gather () IS REDUCTION ME.i[].s:sum INTO ME.got; END;\n"
+    "  PROCEDURE gatherAbsorb () IS REDUCTION ME.i[].s:sum INTO ME.got; ME.i[].absorb (); END;\n"
     "  PROCEDURE back () IS ME.i[].sendBack (ME.v); END;\n"
     "  PROCEDURE collect () IS REDUCTION ME.o[].bk:sum INTO ME.got; END;\n"
     "  PROCEDURE shake () IS ME.i[].noise (); END;\n"
@@ -435,6 +436,33 @@ START_TEST(test_lower_uniform_calls)
 }
 END_TEST
 
+/* Whether the module has a function of that name. */
+static bool has_fn(const char *name)
+{
+    for (int i = 0; i < module->funcs.len; i++)
+        if (!strcmp(VEC_AT(module->funcs, i, IrFunc)->name, name))
+            return true;
+    return false;
+}
+
+START_TEST(test_lower_dense)
+{
+    /* b's sums over the full bundle a -> b become one kernel call: the
+       procedure without its sum is made for the kernel's branch */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", true);
+    ck_assert(has_fn("cpNL_N_b_gather_rest"));
+    /* not on a slice of the group */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[0...0].gather (); END;", "net[].f ();", true);
+    ck_assert(!has_fn("cpNL_N_b_gather_rest"));
+    /* not when the rest of the procedure changes what the sums read */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gatherAbsorb (); END;", "net[].f ();", true);
+    ck_assert(!has_fn("cpNL_N_b_gatherAbsorb_rest"));
+    /* nor with the passes off (-O0) */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", false);
+    ck_assert(!has_fn("cpNL_N_b_gather_rest"));
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
     Suite *s = suite_create("lower");
@@ -456,6 +484,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
     tcase_add_test(tc, test_lower_uniform_calls);
+    tcase_add_test(tc, test_lower_dense);
     suite_add_tcase(s, tc);
     return s;
 }
