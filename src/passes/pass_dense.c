@@ -299,7 +299,8 @@ static bool rest_is_independent(PassCtx *c, const IrFunc *f, const Match *mt)
 static IrFunc *without_sum(PassCtx *c, IrFunc *f, const Match *mt)
 {
     IrModule *m = c->m;
-    const char *name = arena_printf(m->perm, "%s_rest", f->name);
+    /* a prefix of its own: "<name>_rest" could be a user's procedure */
+    const char *name = arena_printf(m->perm, "cpNRest_%s", f->name + (strncmp(f->name, "cpNL_", 5) ? 0 : 5));
     for (int i = 0; i < m->funcs.len; i++) {
         IrFunc *g = VEC_AT(m->funcs, i, IrFunc);
         if (g->name == name || strcmp(g->name, name) == 0)
