@@ -127,7 +127,7 @@ param_check() { # NAME EXPECTED-STATUS STDERR-PATTERN ARGS...
 }
 if [ -x "$out/bin-backprop-omp" ]; then
     param_check param-hidden-0 3 'param hidden=0: must be between 1 and 100000' --param hidden=0
-    param_check param-prune-2 3 'param prune=2: must be between 0 and 0.9' --param prune=2
+    param_check param-prune-2 3 'param prune=2: must be between 0 and 0.99' --param prune=2
     param_check param-epochs-negative 3 'param epochs=-1: must be between 1 and' --param epochs=-1
     param_check param-unused-data 0 'warning: --data Tset=x.data was not used' --data Tset=x.data --param epochs=1
 fi
