@@ -2,6 +2,7 @@
 #include "cupitc/arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,15 +10,42 @@
 #include <sys/mman.h>
 
 /* Chunks come straight from mmap: fresh anonymous pages are already zero,
-   so arena_alloc never clears memory, and 2 MB chunks aligned to 2 MB can be
-   backed by transparent huge pages, one page fault per chunk instead of 512
-   (first-touch faults were a fifth of the compile time of large programs). */
-enum { CHUNK_SIZE = 2 * 1024 * 1024, INTERN_INITIAL = 1024 };
+   so arena_alloc never clears memory.  An arena's chunks grow from 64 KB to
+   2 MB (a small scratch arena stays small); 2 MB chunks are aligned to 2 MB
+   so that transparent huge pages back them, one page fault per chunk instead
+   of 512 (first-touch faults were a fifth of the compile time of large
+   programs). */
+enum {
+    CHUNK_SIZE = 2 * 1024 * 1024,
+    FIRST_CHUNK = 64 * 1024,
+    BIG_PAGE = 65536, /* blocks of their own: a multiple of every page size in use */
+    INTERN_INITIAL = 1024,
+};
+
+/* Under AddressSanitizer the free part of a chunk is poisoned and every
+   allocation is followed by a poisoned gap, so that reading past the end of
+   a node (e.g. a union member its kind does not have, ast.c) is reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+enum { REDZONE = 64 };
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+enum { REDZONE = 0 };
+#endif
 
 typedef struct Chunk {
     struct Chunk *next;
     size_t used, size; /* size: bytes of data[] */
     size_t map_size;   /* bytes mapped, header included */
+    bool big;          /* one block of its own, not bump-allocated from */
     max_align_t data[];
 } Chunk;
 
@@ -28,7 +56,8 @@ typedef struct InternEntry {
 } InternEntry;
 
 struct Arena {
-    Chunk *chunks;
+    Chunk *chunks;     /* the chunk allocations come from first */
+    size_t next_size;  /* bytes mapped for the next ordinary chunk */
     InternEntry *table; /* open addressing, malloc'd */
     size_t table_cap, table_len;
 };
@@ -68,7 +97,16 @@ Arena *arena_new(void)
     Arena *a = calloc(1, sizeof *a);
     if (!a)
         out_of_memory();
+    a->next_size = FIRST_CHUNK;
     return a;
+}
+
+static void unmap_chunk(Chunk *c)
+{
+    /* the shadow of unmapped memory would stay poisoned for the next mapping
+       at the same address */
+    ASAN_UNPOISON_MEMORY_REGION(c, c->map_size);
+    munmap(c, c->map_size);
 }
 
 void arena_free(Arena *a)
@@ -77,7 +115,7 @@ void arena_free(Arena *a)
         return;
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        munmap(c, c->map_size);
+        unmap_chunk(c);
     }
     free(a->table);
     free(a);
@@ -85,18 +123,21 @@ void arena_free(Arena *a)
 
 void arena_reset(Arena *a)
 {
-    /* one ordinary chunk stays, cleared (allocations rely on zeroed memory);
-       fresh pages would have to be zeroed by the kernel anyway */
+    /* the largest ordinary chunk stays, cleared (allocations rely on zeroed
+       memory); fresh pages would have to be zeroed by the kernel anyway */
     Chunk *keep = NULL;
+    for (Chunk *c = a->chunks; c; c = c->next)
+        if (!c->big && (!keep || c->size > keep->size))
+            keep = c;
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        if (!keep && c->map_size == CHUNK_SIZE)
-            keep = c;
-        else
-            munmap(c, c->map_size);
+        if (c != keep)
+            unmap_chunk(c);
     }
     if (keep) {
+        ASAN_UNPOISON_MEMORY_REGION(keep->data, keep->used);
         memset(keep->data, 0, keep->used);
+        ASAN_POISON_MEMORY_REGION(keep->data, keep->size);
         keep->used = 0;
         keep->next = NULL;
     }
@@ -113,15 +154,19 @@ static size_t round_size(size_t size)
     return (size + 7) & ~(size_t)7;
 }
 
+/* A chunk with room for `size` bytes: the next ordinary one, or a block of
+   its own for a size that does not fit one. */
 static Chunk *new_chunk(Arena *a, size_t size)
 {
     size_t header = offsetof(Chunk, data);
-    size_t map = CHUNK_SIZE;
-    if (size > CHUNK_SIZE - header) {
-        if (size > SIZE_MAX - header - CHUNK_SIZE)
+    size_t map = a->next_size;
+    bool big = size > map - header;
+    if (big) {
+        if (size > SIZE_MAX - header - BIG_PAGE)
             out_of_memory();
-        size_t page = 65536; /* a multiple of every page size in use */
-        map = (header + size + page - 1) / page * page;
+        map = (header + size + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
+    } else if (a->next_size < CHUNK_SIZE) {
+        a->next_size *= 2;
     }
     Chunk *c = map_zeroed(map);
     if (!c)
@@ -129,9 +174,11 @@ static Chunk *new_chunk(Arena *a, size_t size)
     c->size = map - header;
     c->used = 0;
     c->map_size = map;
-    /* an oversized block goes behind the current chunk, whose free space
+    c->big = big;
+    ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    /* a block of its own goes behind the current chunk, whose free space
        stays in use */
-    if (map != CHUNK_SIZE && a->chunks) {
+    if (big && a->chunks) {
         c->next = a->chunks->next;
         a->chunks->next = c;
     } else {
@@ -145,15 +192,17 @@ void *arena_alloc(Arena *a, size_t size)
 {
     size = round_size(size);
     Chunk *c = a->chunks;
-    if (!c || c->size - c->used < size) {
-        c = new_chunk(a, size);
-        if (c->size != CHUNK_SIZE - offsetof(Chunk, data)) {
-            c->used = size;
+    if (!c || c->size - c->used < size + REDZONE) {
+        c = new_chunk(a, size + REDZONE);
+        if (c->big) {
+            c->used = c->size;
+            ASAN_UNPOISON_MEMORY_REGION(c->data, size);
             return c->data;
         }
     }
     void *p = (char *)c->data + c->used;
-    c->used += size;
+    c->used += size + REDZONE;
+    ASAN_UNPOISON_MEMORY_REGION(p, size);
     return p; /* never handed out before: still zero */
 }
 
@@ -257,8 +306,10 @@ void vec_push(Arena *a, PtrVec *v, void *item)
         Chunk *c = a->chunks;
         /* the items are the newest allocation: grow them in place instead
            of leaving the old array behind (most vectors grow only so) */
-        if (v->cap && c && (char *)v->items + old_bytes == (char *)c->data + c->used &&
+        if (v->cap && c && !c->big &&
+            (char *)v->items + old_bytes + REDZONE == (char *)c->data + c->used &&
             c->size - c->used >= grow) {
+            ASAN_UNPOISON_MEMORY_REGION((char *)v->items + old_bytes, grow);
             c->used += grow;
         } else {
             void **items = arena_alloc(a, (size_t)cap * sizeof *items);
