@@ -139,16 +139,27 @@ typedef enum CallKind {
     CALL_REPLICATES,  /* network procedure on net / net[] / net[a...b] */
 } CallKind;
 
-/* Kinds and flags are packed into the first word: a large program has
-   millions of expressions. */
+/* Kinds and flags are packed into the first word, the folded value shares
+ * one slot, and the kind's part `u` comes last: a node is allocated only as
+ * long as its kind needs (ast_expr), so `u` may be read only through the
+ * member of the node's kind.  A large program has millions of expressions. */
 struct Expr {
     ExprKind kind : 8;
     ValueCat cat : 8;        /* set by sema */
     CallKind call_kind : 8;  /* set by sema */
-    bool is_const;     /* set by sema: value known at compile time (const_*
+    bool is_const : 1; /* set by sema: value known at compile time (const_*
                           below valid) */
-    bool read_only;    /* set by sema: object that may not be changed here */
+    bool read_only : 1; /* set by sema: object that may not be changed here */
     Loc loc; /* first token of the construct; operator for binary/unary */
+
+    /* set by sema */
+    Type *type;        /* value type; for PV/PVS the element's type */
+    Symbol *sym;       /* NAME: the object; SELECT: the element; calls: callee */
+    union {            /* when is_const; the type says which */
+        int64_t const_int; /* integral, Bool, SYMBOLIC */
+        double const_real; /* Real */
+    };
+
     union {
         struct { uint64_t value; } int_lit;           /* EXPR_INT */
         struct { double value; const char *spelling; } real_lit; /* EXPR_REAL */
@@ -169,13 +180,7 @@ struct Expr {
         struct { Expr *obj; Ident method; PtrVec args; } objcall; /* EXPR_OBJCALL */
         struct { Ident type; PtrVec args; } convert;  /* EXPR_CONVERT */
         struct { Expr *obj; } maxindex;               /* EXPR_MAXINDEX */
-    } u;
-
-    /* set by sema */
-    Type *type;        /* value type; for PV/PVS the element's type */
-    Symbol *sym;       /* NAME: the object; SELECT: the element; calls: callee */
-    int64_t const_int; /* folded value when is_const and integral/Bool/SYMBOLIC */
-    double const_real; /* folded value when is_const and Real */
+    } u; /* last: see above */
 };
 
 /* ---- statements ------------------------------------------------------ */
@@ -209,9 +214,19 @@ typedef struct IfArm {
     Loc loc; /* of IF or ELSIF */
 } IfArm;
 
+/* As with Expr, the kind's part `u` comes last and a statement is allocated
+ * only as long as its kind needs (ast_stmt): read `u` only through the member
+ * of the statement's kind. */
 struct Stmt {
-    StmtKind kind;
+    StmtKind kind : 8;
+    int sem_flags : 24; /* set by sema: phase-private bits (sema.h) */
     Loc loc; /* first token */
+
+    /* set by sema */
+    Symbol *callee;  /* REDUCTION/WTA function */
+    Symbol *target;  /* WTA: the element compared */
+    Symbol *proc;    /* WTA: the object procedure called for the winner */
+
     union {
         struct { Expr *target; AssignOp op; Expr *value; } assign;
         struct { Expr *node_side; Expr *io; } io;       /* INPUT, OUTPUT */
@@ -235,13 +250,7 @@ struct Stmt {
         struct { Expr *obj; Expr *count; } replicate;   /* REPLICATE, EXTEND */
         struct { Expr *from; Expr *to; } connect;       /* CONNECT, DISCONNECT */
         struct { Expr *obj; } merge;
-    } u;
-
-    /* set by sema */
-    Symbol *callee;  /* REDUCTION/WTA function */
-    Symbol *target;  /* WTA: the element compared */
-    int sem_flags;   /* phase-private bits (sema.h) */
-    Symbol *proc;    /* WTA: the object procedure called for the winner */
+    } u; /* last: see above */
 };
 
 /* A statement list with its leading local definitions (grammar:
@@ -295,9 +304,16 @@ typedef struct ParamGroup {
     Loc loc;
 } ParamGroup;
 
+/* As with Expr, the kind's part `u` comes last and a definition is
+ * allocated only as long as its kind needs (ast_decl). */
 struct Decl {
-    DeclKind kind;
+    DeclKind kind : 8;
     Loc loc; /* first token */
+
+    /* set by sema */
+    Symbol *sym;    /* the defined symbol (first one for lists) */
+    Type *type;     /* TYPE: the defined type; subroutines: owner type or NULL */
+
     union {
         struct {                 /* DECL_TYPE */
             Ident name;
@@ -324,11 +340,7 @@ struct Decl {
             bool external;       /* IS EXTERNAL: body is NULL */
             Block *body;
         } subr;
-    } u;
-
-    /* set by sema */
-    Symbol *sym;    /* the defined symbol (first one for lists) */
-    Type *type;     /* TYPE: the defined type; subroutines: owner type or NULL */
+    } u; /* last: see above */
 };
 
 /* The whole translation unit. */
