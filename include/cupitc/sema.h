@@ -139,17 +139,28 @@ typedef struct SubrInfo {
     struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
 } SubrInfo;
 
+/* Kinds and flags share the first word and the folded value one slot: a
+ * large program has hundreds of thousands of symbols. */
 struct Symbol {
-    SymKind kind;
+    SymKind kind : 8;
+    Access access : 8; /* CONST/VAR/IO for data objects and parameters;
+                          ACCESS_NONE for elements and interfaces */
+    IfaceMode mode : 2; /* SYM_IFACE */
+    bool defined : 1;  /* analysis has reached the definition (names used
+                          earlier are "used before definition", §1.3) */
+    bool redefined : 1; /* a second definition of the name was reported: uses
+                          are not checked further (one error per mistake) */
+    bool is_global : 1; /* data objects: defined at top level */
+    /* uses, for the warnings of -Wall (src/sema/warnings.c) */
+    bool elem_reset : 1; /* elements: set outside MERGE other than by adding */
+    bool elem_added : 1; /* elements: `+=` (or := itself + ...) outside MERGE */
+    /* CONST data objects (incl. true/false): the folded initializer value */
+    bool has_value : 1;
+    int uid;           /* unique in the program, in definition order */
     const char *name;  /* interned */
     Loc loc;           /* where the name is defined */
     Decl *decl;        /* defining declaration (NULL for predefined symbols) */
     InitId *init;      /* data objects and elements: name and initializer */
-    int uid;           /* unique in the program, in definition order */
-    bool defined;      /* analysis has reached the definition (names used
-                          earlier are "used before definition", §1.3) */
-    bool redefined;    /* a second definition of the name was reported: uses
-                          are not checked further (one error per mistake) */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -163,15 +174,13 @@ struct Symbol {
        SYM_TYPE: the type itself; SYM_ENUM: its SYMBOLIC type;
        functions: result type; REDUCTION/WTA: the operand type T */
     Type *type;
-    Access access;     /* CONST/VAR/IO for data objects and parameters;
-                          ACCESS_NONE for elements and interfaces */
-    IfaceMode mode;    /* SYM_IFACE */
     Type *owner;       /* elements, interfaces, object subroutines, merge:
                           the type they belong to; SYM_ENUM: the SYMBOLIC type */
     int index;         /* position within the owner's elems[] / ifaces[] /
                           subrs[] / values[]; parameters: position in params[];
                           global data objects: position in SemaInfo.data */
-    bool is_global;    /* data objects: defined at top level */
+    int reads, writes; /* data objects and parameters: named as a value /
+                          assigned with ':=' or REDUCTION INTO (-Wall) */
     Symbol *subr;      /* params and locals: the subroutine they belong to */
 
     /* subroutines (SYM_PROC, SYM_FUNC, SYM_REDUCTION, SYM_WTA, SYM_OBJPROC,
@@ -180,17 +189,12 @@ struct Symbol {
        silent change) */
     SubrInfo *sub;
 
-    /* uses, for the warnings of -Wall (src/sema/warnings.c) */
-    int reads, writes; /* data objects and parameters: named as a value /
-                          assigned with ':=' or REDUCTION INTO */
-    bool elem_reset;   /* elements: set outside MERGE other than by adding */
-    bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
-    Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0: none) */
-
-    /* CONST data objects (incl. true/false): the folded initializer value */
-    bool has_value;
-    int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
-    double const_real; /* Real */
+    Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0:
+                          none; -Wall) */
+    union {            /* when has_value */
+        int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
+        double const_real; /* Real */
+    };
 };
 
 /* ---- scopes ---------------------------------------------------------- */

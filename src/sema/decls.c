@@ -316,10 +316,13 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = {0};
+    /* the names reported as undefined in this body: most bodies have none,
+       so the scope lives here and takes arena memory only when one is added */
+    Scope undefined = {.kind = SCOPE_BLOCK};
     c.si = si;
     c.subr = sym;
     c.scope = sym->sub->scope;
-    c.undefined = sema_scope_new(si, SCOPE_BLOCK, NULL);
+    c.undefined = &undefined;
     c.owner = sym->owner;
     switch (sym->kind) {
     case SYM_PROC: case SYM_FUNC:
