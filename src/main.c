@@ -577,6 +577,7 @@ int main(int argc, char **argv)
     Arena *arena = arena_new();
     ast_set_arena(arena);
     Program *prog = parse_program(src, arena);
+    source_done_scanning(src);
     status = 0;
     if (diag_error_count() > 0) {
         status = EXIT_INPUT_ERROR;

@@ -53,10 +53,11 @@ Type *sema_resolve_type(Ctx *c, Ident id)
 static Loc word_after(Loc at, const char *word)
 {
     const SourceFile *f = loc_file(at);
-    if (!f || at.line < 1 || at.line > f->nlines)
+    const char *line_start = source_line(f, at.line);
+    if (!line_start)
         return at;
     size_t n = strlen(word);
-    const char *p = f->line_starts[at.line - 1] + at.col - 1, *end = f->text + f->len;
+    const char *p = line_start + at.col - 1, *end = f->text + f->len;
     int line = at.line, col = (int)at.col;
     for (int budget = 400; p + n <= end && budget > 0; p++, budget--) {
         bool start = p == f->text || !(p[-1] >= 'A' && p[-1] <= 'Z');

@@ -1,6 +1,6 @@
 /* check_memory.c -- unit tests of the compiler's storage: the arena
- * (src/arena.c), the streaming C emitter (src/cgen/emit.c) and source
- * locations (src/diag.c). */
+ * (src/arena.c), the streaming C emitter (src/emit_c/emit.c) and source
+ * files and locations (src/diag.c). */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -176,6 +176,83 @@ START_TEST(test_loc_names_its_file)
 }
 END_TEST
 
+START_TEST(test_arena_blocks_between_chunk_sizes)
+{
+    /* the first chunks are small: a block larger than them but smaller than
+       a full chunk gets room of its own, and small allocations go on */
+    Arena *a = arena_new();
+    char *first = arena_alloc(a, 8);
+    size_t mid = 300u * 1024;
+    unsigned char *p = arena_alloc(a, mid);
+    ck_assert(all_zero(p, mid));
+    memset(p, 0xCD, mid);
+    for (int i = 0; i < 100000; i++) {
+        unsigned char *q = arena_alloc(a, 40);
+        ck_assert(all_zero(q, 40));
+        memset(q, 0xEF, 40);
+    }
+    ck_assert(p[0] == 0xCD && p[mid - 1] == 0xCD && all_zero(first, 8));
+    arena_reset(a);
+    unsigned char *r = arena_alloc(a, 64);
+    ck_assert(all_zero(r, 64)); /* the chunk kept by reset is cleared */
+    arena_free(a);
+}
+END_TEST
+
+/* Writes `len` bytes of text to a temporary file and returns its name. */
+static char *temp_source(const char *text, size_t len)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/check_memory_XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
+START_TEST(test_source_read_and_lines)
+{
+    /* a short file (mapped), and one of exactly a 4 KB page (read where
+       pages are 4 KB: a mapping would have no terminating NUL) */
+    static char page[4096];
+    memset(page, 'x', sizeof page);
+    page[100] = '\n';
+    const struct { const char *text; size_t len; } cases[] = {
+        {"one\ntwo\n\nfour", 15}, {page, sizeof page}};
+    for (int i = 0; i < 2; i++) {
+        char *path = temp_source(cases[i].text, cases[i].len);
+        const char *why = NULL;
+        SourceFile *f = source_read(path, &why);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(f->len, cases[i].len);
+        ck_assert(memcmp(f->text, cases[i].text, cases[i].len) == 0);
+        ck_assert_int_eq(f->text[f->len], '\0');
+        source_done_scanning(f); /* the text stays readable */
+        ck_assert(memcmp(f->text, cases[i].text, cases[i].len) == 0);
+        if (i == 0) {
+            ck_assert_ptr_eq(source_line(f, 1), f->text);
+            ck_assert_ptr_eq(source_line(f, 2), f->text + 4);
+            ck_assert_ptr_eq(source_line(f, 3), f->text + 8);
+            ck_assert_ptr_eq(source_line(f, 4), f->text + 9);
+            ck_assert_ptr_null(source_line(f, 5));
+        } else {
+            ck_assert_ptr_eq(source_line(f, 2), f->text + 101);
+            ck_assert_ptr_null(source_line(f, 3));
+        }
+        ck_assert_ptr_null(source_line(f, 0));
+        source_free(f);
+        remove(path);
+    }
+    SourceFile *e = source_from_string("empty.nn", "", 0);
+    ck_assert_ptr_eq(source_line(e, 1), e->text);
+    ck_assert_ptr_null(source_line(e, 2));
+    source_free(e);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -184,6 +261,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_large_blocks);
     tcase_add_test(tc, test_arena_vectors_keep_items);
     tcase_add_test(tc, test_arena_printf_long_text);
+    tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
@@ -194,6 +272,7 @@ static Suite *memory_suite(void)
 
     tc = tcase_create("locations");
     tcase_add_test(tc, test_loc_names_its_file);
+    tcase_add_test(tc, test_source_read_and_lines);
     suite_add_tcase(s, tc);
     return s;
 }
