@@ -57,6 +57,8 @@ typedef struct InternEntry {
 
 struct Arena {
     Chunk *chunks;     /* the chunk allocations come from first */
+    Arena *parent;     /* arena_new_child: freed with it */
+    Arena *children, *next_child;
     size_t next_size;  /* bytes mapped for the next ordinary chunk */
     InternEntry *table; /* open addressing, malloc'd */
     size_t table_cap, table_len;
@@ -109,10 +111,32 @@ static void unmap_chunk(Chunk *c)
     munmap(c, c->map_size);
 }
 
+Arena *arena_new_child(Arena *parent)
+{
+    Arena *a = arena_new();
+    a->parent = parent;
+    a->next_child = parent->children;
+    parent->children = a;
+    return a;
+}
+
+static void free_children(Arena *a)
+{
+    while (a->children)
+        arena_free(a->children); /* unlinks itself */
+}
+
 void arena_free(Arena *a)
 {
     if (!a)
         return;
+    free_children(a);
+    if (a->parent) {
+        Arena **p = &a->parent->children;
+        while (*p != a)
+            p = &(*p)->next_child;
+        *p = a->next_child;
+    }
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
         unmap_chunk(c);
@@ -123,6 +147,7 @@ void arena_free(Arena *a)
 
 void arena_reset(Arena *a)
 {
+    free_children(a);
     /* the largest ordinary chunk stays, cleared (allocations rely on zeroed
        memory); fresh pages would have to be zeroed by the kernel anyway */
     Chunk *keep = NULL;

@@ -594,6 +594,7 @@ int main(int argc, char **argv)
             status = EXIT_INPUT_ERROR;
         } else {
             PipelineOptions po = pipeline_options(&opt);
+            sema_release(prog); /* lowering needs none of analysis's own data */
             Pipeline *pl = pipeline_build(prog, arena, &po);
             if (!pl)
                 status = EXIT_INPUT_ERROR;

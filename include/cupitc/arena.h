@@ -13,6 +13,10 @@
 typedef struct Arena Arena;
 
 Arena *arena_new(void);
+/* An arena that is freed with `parent` (by arena_free or arena_reset of
+ * parent) unless it is freed before: for data that dies earlier than the
+ * rest. */
+Arena *arena_new_child(Arena *parent);
 void arena_free(Arena *a);
 /* Frees everything allocated so far but keeps memory for reuse (cheaper
  * than arena_free and arena_new for a scratch arena used over and over). */

@@ -247,7 +247,7 @@ static void data_decl(Ctx *c, Decl *d, bool global)
         /* A top-level local may not repeat a parameter's name (§1.5). */
         Scope *params = c->scope->parent;
         Symbol *p = params && params->kind == SCOPE_PARAMS && c->subr &&
-                            c->subr->sub->scope == params
+                            c->subr->sub->an->scope == params
                         ? sema_scope_find(params, sym->name) : NULL;
         if (p) {
             diag_error(sym->loc, "redefinition of '%s'", sym->name);
@@ -280,8 +280,8 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = init_ctx(si, si->globals, false);
     sym->sub->external = d->u.subr.external;
-    sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-    sym->sub->scope->subr = sym;
+    sym->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+    sym->sub->an->scope->subr = sym;
     bool func = sym->kind == SYM_FUNC || sym->kind == SYM_OBJFUNC;
     for (int g = 0; g < d->u.subr.params.len; g++) {
         ParamGroup *pg = VEC_AT(d->u.subr.params, g, ParamGroup);
@@ -300,7 +300,7 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
             p->index = sym->sub->params.len;
             p->defined = true;
             vec_push(si->arena, &sym->sub->params, p);
-            if (sema_declare(si, sym->sub->scope, p))
+            if (sema_declare(si, sym->sub->an->scope, p))
                 sema_assign_local_cname(si, sym, p);
         }
     }
@@ -322,7 +322,7 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
     Scope undefined = {.kind = SCOPE_BLOCK};
     c.si = si;
     c.subr = sym;
-    c.scope = sym->sub->scope;
+    c.scope = sym->sub->an->scope;
     c.undefined = &undefined;
     c.owner = sym->owner;
     switch (sym->kind) {
@@ -359,8 +359,8 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
         /* §5.1, incrementally: every callee is defined earlier, so its
          * classification is already final. */
         bool ca = sym->sub->is_central_agent || sym->sub->mentions_network;
-        for (int i = 0; i < sym->sub->callees.len && !ca; i++)
-            ca = VEC_AT(sym->sub->callees, i, Symbol)->sub->is_central_agent;
+        for (int i = 0; i < sym->sub->an->callees.len && !ca; i++)
+            ca = VEC_AT(sym->sub->an->callees, i, Symbol)->sub->is_central_agent;
         sym->sub->is_central_agent = ca;
     }
 }
@@ -393,8 +393,8 @@ static void global_subr(SemaInfo *si, Decl *d)
         }
         sym->type = t;
         sym->sub->result = d->kind == DECL_WTA ? si->builtin[TY_BOOL] : t;
-        sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-        sym->sub->scope->subr = sym;
+        sym->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+        sym->sub->an->scope->subr = sym;
     } else {
         subr_header(si, d, sym);
         check_standard(sym);
@@ -539,8 +539,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
             m->decl = d;
             m->owner = t;
             m->cname = arena_printf(si->arena, "%s_merge", t->name);
-            m->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-            m->sub->scope->subr = m;
+            m->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+            m->sub->an->scope->subr = m;
             d->sym = m;
             if (t->merge) {
                 diag_error(d->loc, "type '%s' has more than one MERGE procedure", t->name);

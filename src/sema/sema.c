@@ -9,6 +9,7 @@ SemaInfo *sema_info_new(Arena *arena)
 {
     SemaInfo *si = arena_alloc(arena, sizeof *si);
     si->arena = arena;
+    si->temp = arena_new_child(arena);
     si->globals = sema_scope_new(si, SCOPE_GLOBAL, NULL);
     si->reported = sema_scope_new(si, SCOPE_BLOCK, NULL);
     sema_make_builtins(si);
@@ -61,6 +62,21 @@ static void check_program(SemaInfo *si, const Program *prog)
         return;
     }
     si->program = p;
+}
+
+void sema_release(Program *prog)
+{
+    SemaInfo *si = prog->sema;
+    if (!si || !si->temp)
+        return;
+    for (int i = 0; i < si->types.len; i++)
+        VEC_AT(si->types, i, Type)->members = NULL;
+    for (int i = 0; i < si->subrs.len; i++)
+        VEC_AT(si->subrs, i, Symbol)->sub->an = NULL;
+    si->globals = si->reported = NULL;
+    si->use_pages = (PtrVec){0};
+    arena_free(si->temp);
+    si->temp = NULL;
 }
 
 bool sema_analyze(Program *prog, Arena *arena)

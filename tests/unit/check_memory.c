@@ -199,6 +199,18 @@ START_TEST(test_arena_blocks_between_chunk_sizes)
 }
 END_TEST
 
+START_TEST(test_arena_children)
+{
+    Arena *a = arena_new();
+    Arena *c1 = arena_new_child(a), *c2 = arena_new_child(a);
+    memset(arena_alloc(c1, 100), 1, 100);
+    memset(arena_alloc(c2, 3u * 1024 * 1024), 2, 3u * 1024 * 1024);
+    arena_free(c1); /* early: unlinked from its parent */
+    memset(arena_alloc(a, 100), 3, 100);
+    arena_free(a); /* frees c2 with it */
+}
+END_TEST
+
 /* Writes `len` bytes of text to a temporary file and returns its name. */
 static char *temp_source(const char *text, size_t len)
 {
@@ -262,6 +274,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_vectors_keep_items);
     tcase_add_test(tc, test_arena_printf_long_text);
     tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
+    tcase_add_test(tc, test_arena_children);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
