@@ -18,7 +18,8 @@
 enum {
     CHUNK_SIZE = 2 * 1024 * 1024,
     FIRST_CHUNK = 64 * 1024,
-    BIG_PAGE = 65536, /* blocks of their own: a multiple of every page size in use */
+    BIG_PAGE = 65536,  /* blocks of their own: a multiple of every page size in use */
+    BIG_BLOCK = 256 * 1024, /* from this size a block of its own (arena_release) */
     INTERN_INITIAL = 1024,
 };
 
@@ -180,12 +181,12 @@ static size_t round_size(size_t size)
 }
 
 /* A chunk with room for `size` bytes: the next ordinary one, or a block of
-   its own for a size that does not fit one. */
+   its own for a size that does not fit one or is BIG_BLOCK or more. */
 static Chunk *new_chunk(Arena *a, size_t size)
 {
     size_t header = offsetof(Chunk, data);
     size_t map = a->next_size;
-    bool big = size > map - header;
+    bool big = size > map - header || size >= BIG_BLOCK;
     if (big) {
         if (size > SIZE_MAX - header - BIG_PAGE)
             out_of_memory();
@@ -217,7 +218,7 @@ void *arena_alloc(Arena *a, size_t size)
 {
     size = round_size(size);
     Chunk *c = a->chunks;
-    if (!c || c->size - c->used < size + REDZONE) {
+    if (!c || c->size - c->used < size + REDZONE || size + REDZONE >= BIG_BLOCK) {
         c = new_chunk(a, size + REDZONE);
         if (c->big) {
             c->used = c->size;
@@ -229,6 +230,20 @@ void *arena_alloc(Arena *a, size_t size)
     c->used += size + REDZONE;
     ASAN_UNPOISON_MEMORY_REGION(p, size);
     return p; /* never handed out before: still zero */
+}
+
+void arena_release(Arena *a, void *p, size_t size)
+{
+    if (!p || round_size(size) + REDZONE < BIG_BLOCK)
+        return;
+    for (Chunk **link = &a->chunks; *link; link = &(*link)->next) {
+        Chunk *c = *link;
+        if (c->big && (void *)c->data == p) {
+            *link = c->next;
+            unmap_chunk(c);
+            return;
+        }
+    }
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)

@@ -23,6 +23,11 @@ void arena_free(Arena *a);
 void arena_reset(Arena *a);
 /* Zero-filled, aligned for any type. */
 void *arena_alloc(Arena *a, size_t size);
+/* Gives back p, `size` bytes from arena_alloc(a, size) that nothing uses any
+ * more (e.g. a hash table replaced by a larger one).  Only a large block
+ * (256 KB or more: one of its own) is returned to the system; a smaller one
+ * stays until the arena goes. */
+void arena_release(Arena *a, void *p, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);
 /* printf into the arena. */

@@ -59,6 +59,7 @@ void ptrmap_put(Arena *arena, PtrMap *m, const void *a, const void *b, int c, vo
             if (m->slots[i].value)
                 insert(slots, n, m->slots[i].a, m->slots[i].b, m->slots[i].c,
                        m->slots[i].value);
+        arena_release(arena, m->slots, (size_t)m->nslots * sizeof *slots);
         m->slots = slots;
         m->nslots = n;
     }

@@ -199,14 +199,23 @@ START_TEST(test_arena_blocks_between_chunk_sizes)
 }
 END_TEST
 
-START_TEST(test_arena_children)
+START_TEST(test_arena_children_and_release)
 {
     Arena *a = arena_new();
     Arena *c1 = arena_new_child(a), *c2 = arena_new_child(a);
     memset(arena_alloc(c1, 100), 1, 100);
     memset(arena_alloc(c2, 3u * 1024 * 1024), 2, 3u * 1024 * 1024);
     arena_free(c1); /* early: unlinked from its parent */
-    memset(arena_alloc(a, 100), 3, 100);
+    /* a large block given back, and one that stays in use */
+    size_t big = 512u * 1024;
+    unsigned char *gone = arena_alloc(a, big), *kept = arena_alloc(a, big);
+    memset(gone, 3, big);
+    memset(kept, 4, big);
+    arena_release(a, gone, big);
+    arena_release(a, arena_alloc(a, 24), 24); /* small: stays until the arena goes */
+    unsigned char *again = arena_alloc(a, big);
+    ck_assert(all_zero(again, big));
+    ck_assert(kept[0] == 4 && kept[big - 1] == 4);
     arena_free(a); /* frees c2 with it */
 }
 END_TEST
@@ -274,7 +283,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_vectors_keep_items);
     tcase_add_test(tc, test_arena_printf_long_text);
     tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
-    tcase_add_test(tc, test_arena_children);
+    tcase_add_test(tc, test_arena_children_and_release);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
