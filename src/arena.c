@@ -11,15 +11,18 @@
 
 /* Chunks come straight from mmap: fresh anonymous pages are already zero,
    so arena_alloc never clears memory.  An arena's chunks grow from 64 KB to
-   2 MB (a small scratch arena stays small); 2 MB chunks are aligned to 2 MB
-   so that transparent huge pages back them, one page fault per chunk instead
-   of 512 (first-touch faults were a fifth of the compile time of large
-   programs). */
+   2 MB (a small scratch arena stays small).  Once an arena has HUGE_AFTER
+   bytes, its 2 MB chunks are aligned to 2 MB so that transparent huge pages
+   back them, one page fault per chunk instead of 512 (first-touch faults
+   were a fifth of the compile time of large programs); before that, ordinary
+   pages cost only what is touched (a huge page is all there as soon as one
+   byte of it is used). */
 enum {
     CHUNK_SIZE = 2 * 1024 * 1024,
     FIRST_CHUNK = 64 * 1024,
+    HUGE_AFTER = 32 * 1024 * 1024,
     BIG_PAGE = 65536,  /* blocks of their own: a multiple of every page size in use */
-    BIG_BLOCK = 256 * 1024, /* from this size a block of its own (arena_release) */
+    BIG_BLOCK = 64 * 1024, /* from this size a block of its own (arena_release) */
     INTERN_INITIAL = 1024,
 };
 
@@ -52,8 +55,7 @@ typedef struct Chunk {
 
 typedef struct InternEntry {
     const char *str;
-    size_t len;
-    uint32_t hash;
+    uint32_t len, hash;
 } InternEntry;
 
 struct Arena {
@@ -61,8 +63,10 @@ struct Arena {
     Arena *parent;     /* arena_new_child: freed with it */
     Arena *children, *next_child;
     size_t next_size;  /* bytes mapped for the next ordinary chunk */
+    size_t mapped;     /* bytes of the ordinary chunks it holds */
     InternEntry *table; /* open addressing, malloc'd */
     size_t table_cap, table_len;
+    bool interning_ended; /* arena_end_interning */
 };
 
 static void out_of_memory(void)
@@ -71,11 +75,11 @@ static void out_of_memory(void)
     exit(3);
 }
 
-/* Maps `size` zeroed bytes (a multiple of the page size), aligned to
-   CHUNK_SIZE when size is CHUNK_SIZE. */
-static void *map_zeroed(size_t size)
+/* Maps `size` zeroed bytes (a multiple of the page size); with `huge`,
+   CHUNK_SIZE bytes aligned to CHUNK_SIZE for huge pages. */
+static void *map_zeroed(size_t size, bool huge)
 {
-    size_t extra = size == CHUNK_SIZE ? CHUNK_SIZE : 0;
+    size_t extra = huge ? CHUNK_SIZE : 0;
     char *p = mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
@@ -168,9 +172,11 @@ void arena_reset(Arena *a)
         keep->next = NULL;
     }
     a->chunks = keep;
+    a->mapped = keep ? keep->map_size : 0;
     free(a->table);
     a->table = NULL;
     a->table_cap = a->table_len = 0;
+    a->interning_ended = false;
 }
 
 static size_t round_size(size_t size)
@@ -194,13 +200,15 @@ static Chunk *new_chunk(Arena *a, size_t size)
     } else if (a->next_size < CHUNK_SIZE) {
         a->next_size *= 2;
     }
-    Chunk *c = map_zeroed(map);
+    Chunk *c = map_zeroed(map, !big && map == CHUNK_SIZE && a->mapped >= HUGE_AFTER);
     if (!c)
         out_of_memory();
     c->size = map - header;
     c->used = 0;
     c->map_size = map;
     c->big = big;
+    if (!big)
+        a->mapped += map;
     ASAN_POISON_MEMORY_REGION(c->data, c->size);
     /* a block of its own goes behind the current chunk, whose free space
        stays in use */
@@ -317,6 +325,10 @@ static void intern_grow(Arena *a)
 
 const char *intern(Arena *a, const char *s, size_t n)
 {
+    if (a->interning_ended || n > UINT32_MAX) {
+        fputs("cupitc: internal error: interning after arena_end_interning\n", stderr);
+        abort();
+    }
     if (2 * (a->table_len + 1) > a->table_cap)
         intern_grow(a);
     uint32_t h = hash_bytes(s, n);
@@ -327,7 +339,7 @@ const char *intern(Arena *a, const char *s, size_t n)
             return e->str;
     }
     const char *copy = arena_strndup(a, s, n);
-    a->table[j] = (InternEntry){copy, n, h};
+    a->table[j] = (InternEntry){copy, (uint32_t)n, h};
     a->table_len++;
     return copy;
 }
@@ -335,6 +347,14 @@ const char *intern(Arena *a, const char *s, size_t n)
 const char *intern_cstr(Arena *a, const char *s)
 {
     return intern(a, s, strlen(s));
+}
+
+void arena_end_interning(Arena *a)
+{
+    free(a->table);
+    a->table = NULL;
+    a->table_cap = a->table_len = 0;
+    a->interning_ended = true;
 }
 
 void vec_push(Arena *a, PtrVec *v, void *item)

@@ -25,7 +25,7 @@ void arena_reset(Arena *a);
 void *arena_alloc(Arena *a, size_t size);
 /* Gives back p, `size` bytes from arena_alloc(a, size) that nothing uses any
  * more (e.g. a hash table replaced by a larger one).  Only a large block
- * (256 KB or more: one of its own) is returned to the system; a smaller one
+ * (64 KB or more: one of its own) is returned to the system; a smaller one
  * stays until the arena goes. */
 void arena_release(Arena *a, void *p, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
@@ -40,6 +40,9 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
  * compared with ==. */
 const char *intern(Arena *a, const char *s, size_t n);
 const char *intern_cstr(Arena *a, const char *s);
+/* Frees a's table of interned strings once nothing more is interned (the
+ * strings stay); a later intern() on `a` is an internal error. */
+void arena_end_interning(Arena *a);
 
 /* A growable array of pointers whose storage lives in the arena. */
 typedef struct PtrVec {

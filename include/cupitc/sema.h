@@ -265,7 +265,9 @@ void sema_warnings(Program *prog);
 /* Frees what only analysis and its warnings need (SemaInfo.temp): the
  * scopes (SemaInfo.globals, Type.members, Block.scope and SubrAnalysis
  * become invalid; the first two are set to NULL), SubrInfo.an (set to NULL)
- * and the use counts.  Later phases read the rest of the annotated tree. */
+ * and the use counts; and the arena's table of interned names (nothing is
+ * interned after analysis).  Later phases read the rest of the annotated
+ * tree. */
 void sema_release(Program *prog);
 
 /* A fresh model with the predefined types and constants only (used by

@@ -77,6 +77,7 @@ void sema_release(Program *prog)
     si->use_pages = (PtrVec){0};
     arena_free(si->temp);
     si->temp = NULL;
+    arena_end_interning(si->arena); /* names are interned by the scanner and analysis only */
 }
 
 bool sema_analyze(Program *prog, Arena *arena)
