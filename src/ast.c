@@ -181,7 +181,8 @@ Expr *ast_maxindex(Expr *obj, Loc loc)
 
 /* ---- statements ------------------------------------------------------ */
 
-/* The bytes of a Stmt of each kind: up to the end of its member of `u`. */
+/* The bytes of a Stmt of each kind: up to the end of its member of `u`;
+ * REDUCTION and WTA also have the fields after `u`. */
 #define STMT_SIZE(member) (offsetof(Stmt, u) + sizeof(((Stmt *)0)->u.member))
 static const unsigned char stmt_size[STMT__COUNT] = {
     [STMT_ASSIGN] = STMT_SIZE(assign),
@@ -190,8 +191,8 @@ static const unsigned char stmt_size[STMT__COUNT] = {
     [STMT_CALL] = STMT_SIZE(call),
     [STMT_OBJCALL] = STMT_SIZE(call),
     [STMT_MULTICALL] = STMT_SIZE(multi),
-    [STMT_REDUCTION] = STMT_SIZE(reduction),
-    [STMT_WTA] = STMT_SIZE(wta),
+    [STMT_REDUCTION] = sizeof(Stmt),
+    [STMT_WTA] = sizeof(Stmt),
     [STMT_RETURN] = STMT_SIZE(ret),
     [STMT_IF] = STMT_SIZE(if_),
     [STMT_LOOP] = STMT_SIZE(loop),

@@ -214,18 +214,14 @@ typedef struct IfArm {
     Loc loc; /* of IF or ELSIF */
 } IfArm;
 
-/* As with Expr, the kind's part `u` comes last and a statement is allocated
- * only as long as its kind needs (ast_stmt): read `u` only through the member
- * of the statement's kind. */
+/* As with Expr, the kind's part `u` comes after the common fields and a
+ * statement is allocated only as long as its kind needs (ast_stmt): read `u`
+ * only through the member of the statement's kind, and callee, target and
+ * proc only in a REDUCTION or WTA statement (only those have them). */
 struct Stmt {
     StmtKind kind : 8;
     int sem_flags : 24; /* set by sema: phase-private bits (sema.h) */
     Loc loc; /* first token */
-
-    /* set by sema */
-    Symbol *callee;  /* REDUCTION/WTA function */
-    Symbol *target;  /* WTA: the element compared */
-    Symbol *proc;    /* WTA: the object procedure called for the winner */
 
     union {
         struct { Expr *target; AssignOp op; Expr *value; } assign;
@@ -250,7 +246,12 @@ struct Stmt {
         struct { Expr *obj; Expr *count; } replicate;   /* REPLICATE, EXTEND */
         struct { Expr *from; Expr *to; } connect;       /* CONNECT, DISCONNECT */
         struct { Expr *obj; } merge;
-    } u; /* last: see above */
+    } u; /* see above */
+
+    /* set by sema; REDUCTION and WTA only (see above) */
+    Symbol *callee;  /* REDUCTION/WTA function */
+    Symbol *target;  /* WTA: the element compared */
+    Symbol *proc;    /* WTA: the object procedure called for the winner */
 };
 
 /* A statement list with its leading local definitions (grammar:

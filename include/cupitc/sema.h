@@ -144,8 +144,9 @@ typedef struct SubrInfo {
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 
-/* Kinds and flags share the first word and the folded value one slot: a
- * large program has hundreds of thousands of symbols. */
+/* Kinds and flags share the first word and the folded value one slot, which
+ * only SYM_CONST symbols have (sema_new_symbol; read it only where has_value
+ * is set): a large program has hundreds of thousands of symbols. */
 struct Symbol {
     SymKind kind : 8;
     Access access : 8; /* CONST/VAR/IO for data objects and parameters;
@@ -190,7 +191,7 @@ struct Symbol {
        silent change) */
     SubrInfo *sub;
 
-    union {            /* when has_value */
+    union {            /* when has_value; last: see above */
         int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
         double const_real; /* Real */
     };

@@ -3,6 +3,7 @@
  * A scope is an ordered list of symbols plus a hash table over their
  * interned names.  Duplicates are reported here, once, with a note at the
  * first definition (semantics.md §1.5). */
+#include <stddef.h>
 #include <string.h>
 
 #include "sema_internal.h"
@@ -144,7 +145,10 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
 {
     static const SubrInfo no_subr; /* in read-only memory */
-    Symbol *sym = arena_alloc(si->arena, sizeof *sym);
+    /* only a CONST data object can have a folded value: the other symbols
+       end before it */
+    Symbol *sym = arena_alloc(si->arena, kind == SYM_CONST ? sizeof *sym
+                                                           : offsetof(Symbol, const_int));
     sym->kind = kind;
     switch (kind) {
     case SYM_PROC: case SYM_FUNC: case SYM_REDUCTION: case SYM_WTA:
