@@ -21,6 +21,16 @@ Arena *ast_arena(void)
 
 static void *node(size_t size) { return arena_alloc(ast_arena(), size); }
 
+static Arena *syntax_arena;
+
+void ast_set_syntax_arena(Arena *a) { syntax_arena = a; }
+
+/* Syntax only analysis reads (Program.syntax). */
+static void *syntax_node(size_t size)
+{
+    return syntax_arena ? arena_alloc(syntax_arena, size) : node(size);
+}
+
 /* ---- expressions ----------------------------------------------------- */
 
 /* The bytes of an Expr of each kind: up to the end of its member of `u`
@@ -427,7 +437,7 @@ InitId *ast_init_id(Ident id, Expr *init)
 
 ParamGroup *ast_param_group(Ident type, Access access, PtrVec names, Loc loc)
 {
-    ParamGroup *g = node(sizeof *g);
+    ParamGroup *g = syntax_node(sizeof *g);
     g->type = type;
     g->access = access;
     g->names = names;
@@ -437,7 +447,7 @@ ParamGroup *ast_param_group(Ident type, Access access, PtrVec names, Loc loc)
 
 Ident *ast_ident_new(Ident id)
 {
-    Ident *p = node(sizeof *p);
+    Ident *p = syntax_node(sizeof *p);
     *p = id;
     return p;
 }

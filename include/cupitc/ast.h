@@ -348,6 +348,11 @@ struct Decl {
 typedef struct Program {
     const SourceFile *file;
     PtrVec parts; /* Decl*, in textual order */
+    /* syntax that only analysis reads: parameter groups (Decl.u.subr.params),
+       the lists of a type's elements and values (u.type.elems, u.type.enums)
+       and of an interface's names (u.iface.names); freed by sema_release,
+       which empties those lists (a child of the tree's arena) */
+    Arena *syntax;
 
     /* set by sema */
     SemaInfo *sema; /* types, symbols, scopes (NULL before analysis) */
@@ -358,6 +363,9 @@ typedef struct Program {
 /* The arena all constructors allocate from; set once per compilation. */
 void ast_set_arena(Arena *a);
 Arena *ast_arena(void);
+/* Where ast_param_group and ast_ident_new allocate (Program.syntax); NULL:
+ * the arena above. */
+void ast_set_syntax_arena(Arena *a);
 
 Expr *ast_expr(ExprKind kind, Loc loc);
 Expr *ast_int(uint64_t value, Loc loc);

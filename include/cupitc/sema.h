@@ -263,12 +263,12 @@ bool sema_analyze(Program *prog, Arena *arena);
  * unused variables and parameters, values stored and never read, and
  * MERGE procedures that add up an element nothing ever resets. */
 void sema_warnings(Program *prog);
-/* Frees what only analysis and its warnings need (SemaInfo.temp): the
- * scopes (SemaInfo.globals, Type.members, Block.scope and SubrAnalysis
- * become invalid; the first two are set to NULL), SubrInfo.an (set to NULL)
- * and the use counts; and the arena's table of interned names (nothing is
- * interned after analysis).  Later phases read the rest of the annotated
- * tree. */
+/* Frees what only analysis and its warnings need: Program.syntax (the lists
+ * it names become empty); SemaInfo.temp, i.e. the scopes (SemaInfo.globals,
+ * Type.members, Block.scope and SubrAnalysis become invalid; the first two
+ * are set to NULL), SubrInfo.an (set to NULL) and the use counts; and the
+ * arena's table of interned names (nothing is interned after analysis).
+ * Later phases read the rest of the annotated tree. */
 void sema_release(Program *prog);
 
 /* A fresh model with the predefined types and constants only (used by

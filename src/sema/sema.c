@@ -64,8 +64,34 @@ static void check_program(SemaInfo *si, const Program *prog)
     si->program = p;
 }
 
+/* Empties the lists of d that live in Program.syntax. */
+static void forget_syntax(Decl *d)
+{
+    switch (d->kind) {
+    case DECL_TYPE:
+        for (int i = 0; i < d->u.type.elems.len; i++)
+            forget_syntax(VEC_AT(d->u.type.elems, i, Decl));
+        d->u.type.elems = d->u.type.enums = (PtrVec){0};
+        break;
+    case DECL_IFACE:
+        d->u.iface.names = (PtrVec){0};
+        break;
+    case DECL_PROC: case DECL_FUNC: case DECL_REDUCTION: case DECL_WTA: case DECL_MERGE:
+        d->u.subr.params = (PtrVec){0};
+        break;
+    default:
+        break;
+    }
+}
+
 void sema_release(Program *prog)
 {
+    if (prog->syntax) {
+        for (int i = 0; i < prog->parts.len; i++)
+            forget_syntax(VEC_AT(prog->parts, i, Decl));
+        arena_free(prog->syntax);
+        prog->syntax = NULL;
+    }
     SemaInfo *si = prog->sema;
     if (!si || !si->temp)
         return;
