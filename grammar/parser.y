@@ -79,6 +79,7 @@ static Block *block_add_def(Parser *p, Block *b, Decl *def);
 static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
 static Block *block_recovered(Parser *p, Block *b);
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
+static PtrVec kept_list(Parser *p, PtrVec list);
 static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_external,
                       const char *what, Loc opened);
 static void check_elements(Parser *p, const TypeBody *body, Loc end);
@@ -222,7 +223,7 @@ static Ident no_ident(Loc loc);
 /* ==== Program ============================================================ */
 
 Root
-    : CupitParts                                { p->prog = ast_program(p->lex.file, $1); }
+    : CupitParts                                { p->prog = ast_program(p->lex.file, kept_list(p, $1)); }
     ;
 
 CupitParts
@@ -747,10 +748,25 @@ static void sync_lex_errors(Parser *p)
     p->lex_errors_seen = p->lex.errors;
 }
 
+/* The parts are collected in the scratch arena and kept at their final
+   size (kept_list): growing the list among the parts' own allocations would
+   leave each old array behind. */
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part)
 {
     sync_lex_errors(p);
-    return append(p, parts, part);
+    if (part)
+        vec_push(p->scratch, &parts, part);
+    return parts;
+}
+
+/* A copy of list in the tree's arena, exactly as long as it is. */
+static PtrVec kept_list(Parser *p, PtrVec list)
+{
+    PtrVec v = {0};
+    vec_reserve(p->arena, &v, list.len);
+    for (int i = 0; i < list.len; i++)
+        vec_push(p->arena, &v, list.items[i]);
+    return v;
 }
 
 static void block_start(Block *b, Loc loc)

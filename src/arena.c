@@ -381,3 +381,14 @@ void vec_push(Arena *a, PtrVec *v, void *item)
     }
     v->items[v->len++] = item;
 }
+
+void vec_reserve(Arena *a, PtrVec *v, int n)
+{
+    if (n <= v->cap)
+        return;
+    void **items = arena_alloc(a, (size_t)n * sizeof *items);
+    if (v->len)
+        memcpy(items, v->items, (size_t)v->len * sizeof *items);
+    v->items = items;
+    v->cap = n;
+}

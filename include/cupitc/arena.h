@@ -51,6 +51,8 @@ typedef struct PtrVec {
 } PtrVec;
 
 void vec_push(Arena *a, PtrVec *v, void *item);
+/* Makes room for n items in all (no copies while v grows to n). */
+void vec_reserve(Arena *a, PtrVec *v, int n);
 #define VEC_AT(v, i, T) ((T *)(v).items[(i)])
 
 #endif

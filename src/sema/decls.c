@@ -737,8 +737,33 @@ void sema_declare_globals(SemaInfo *si, Program *prog)
     }
 }
 
+/* Room for every subroutine and type in si->subrs and si->types: they are
+   filled between other allocations, so growing them would leave each old
+   array behind. */
+static void reserve_lists(SemaInfo *si, const Program *prog)
+{
+    int subrs = 0, types = 0;
+    for (int i = 0; i < prog->parts.len; i++) {
+        const Decl *d = VEC_AT(prog->parts, i, Decl);
+        if (d->kind == DECL_DATA)
+            continue;
+        if (d->kind != DECL_TYPE) {
+            subrs++;
+            continue;
+        }
+        types++;
+        for (int j = 0; j < d->u.type.elems.len; j++) {
+            DeclKind k = VEC_AT(d->u.type.elems, j, Decl)->kind;
+            subrs += k == DECL_PROC || k == DECL_FUNC || k == DECL_MERGE;
+        }
+    }
+    vec_reserve(si->arena, &si->subrs, si->subrs.len + subrs);
+    vec_reserve(si->arena, &si->types, si->types.len + types);
+}
+
 void sema_analyze_parts(SemaInfo *si, Program *prog)
 {
+    reserve_lists(si, prog);
     for (int i = 0; i < prog->parts.len; i++) {
         Decl *d = VEC_AT(prog->parts, i, Decl);
         switch (d->kind) {
