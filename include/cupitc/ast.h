@@ -260,8 +260,6 @@ struct Block {
     Loc loc;
     PtrVec defs;  /* Decl* of kind DECL_DATA */
     PtrVec stmts; /* Stmt* */
-    Scope *scope; /* set by sema: where its locals are (the enclosing
-                     scope for a block without definitions) */
 };
 
 /* ---- definitions ----------------------------------------------------- */

@@ -264,11 +264,10 @@ bool sema_analyze(Program *prog, Arena *arena);
  * MERGE procedures that add up an element nothing ever resets. */
 void sema_warnings(Program *prog);
 /* Frees what only analysis and its warnings need: Program.syntax (the lists
- * it names become empty); SemaInfo.temp, i.e. the scopes (SemaInfo.globals,
- * Type.members, Block.scope and SubrAnalysis become invalid; the first two
- * are set to NULL), SubrInfo.an (set to NULL) and the use counts; and the
- * arena's table of interned names (nothing is interned after analysis).
- * Later phases read the rest of the annotated tree. */
+ * it names become empty); SemaInfo.temp, i.e. the scopes (SemaInfo.globals
+ * and Type.members are set to NULL), SubrInfo.an (set to NULL) and the use
+ * counts; and the arena's table of interned names (nothing is interned
+ * after analysis).  Later phases read the rest of the annotated tree. */
 void sema_release(Program *prog);
 
 /* A fresh model with the predefined types and constants only (used by
@@ -328,7 +327,6 @@ void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
  *
  * Decl:  sym = the (first) defined symbol; every InitId.sym is set.
  *        TYPE: type = the type.  Subroutines: type = owner type or NULL.
- * Block: scope = the statement list's SCOPE_BLOCK.
  * Expr:  type  = value type; for VC_PV / VC_PVS the type of ONE element
  *                (ME.hid[] -> SigmoidNode, net[] -> Mlp, ME.in[] -> Weight,
  *                ME.in[].out -> Real); bare interfaces ME.i have the

@@ -585,8 +585,6 @@ static void walk_data(const Decl *d)
 
 static void walk_block(const Block *b)
 {
-    if (!b->scope)
-        unannotated++;
     for (int i = 0; i < b->defs.len; i++)
         walk_data(VEC_AT(b->defs, i, Decl));
     for (int i = 0; i < b->stmts.len; i++)
