@@ -144,9 +144,11 @@ typedef struct SubrInfo {
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 
-/* Kinds and flags share the first word and the folded value one slot, which
- * only SYM_CONST symbols have (sema_new_symbol; read it only where has_value
- * is set): a large program has hundreds of thousands of symbols. */
+/* Kinds and flags share the first word, and the last fields only some kinds
+ * have (sema_new_symbol allocates a symbol only as long as its kind needs):
+ * init only data objects and elements, the folded value only SYM_CONST
+ * symbols (read it only where has_value is set).  A large program has
+ * hundreds of thousands of symbols. */
 struct Symbol {
     SymKind kind : 8;
     Access access : 8; /* CONST/VAR/IO for data objects and parameters;
@@ -164,7 +166,6 @@ struct Symbol {
     const char *name;  /* interned */
     Loc loc;           /* where the name is defined */
     Decl *decl;        /* defining declaration (NULL for predefined symbols) */
-    InitId *init;      /* data objects and elements: name and initializer */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -191,7 +192,9 @@ struct Symbol {
        silent change) */
     SubrInfo *sub;
 
-    union {            /* when has_value; last: see above */
+    /* only some kinds have these: see above */
+    InitId *init;      /* data objects and elements: name and initializer */
+    union {            /* SYM_CONST, when has_value */
         int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
         double const_real; /* Real */
     };

@@ -145,10 +145,13 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
 {
     static const SubrInfo no_subr; /* in read-only memory */
-    /* only a CONST data object can have a folded value: the other symbols
-       end before it */
-    Symbol *sym = arena_alloc(si->arena, kind == SYM_CONST ? sizeof *sym
-                                                           : offsetof(Symbol, const_int));
+    /* only data objects and elements have an initializer, only CONST data
+       objects a folded value: the other symbols end before them */
+    size_t size = kind == SYM_CONST ? sizeof(Symbol)
+                  : kind == SYM_VAR || kind == SYM_IO || kind == SYM_ELEM
+                      ? offsetof(Symbol, const_int)
+                      : offsetof(Symbol, init);
+    Symbol *sym = arena_alloc(si->arena, size);
     sym->kind = kind;
     switch (kind) {
     case SYM_PROC: case SYM_FUNC: case SYM_REDUCTION: case SYM_WTA:
