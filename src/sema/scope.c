@@ -58,7 +58,7 @@ static unsigned hash_name(const char *name, int nslots)
     uintptr_t h = (uintptr_t)name;
     h ^= h >> 17;
     h *= 0x9E3779B1u;
-    return (unsigned)(h % (uintptr_t)nslots);
+    return (unsigned)h & (unsigned)(nslots - 1); /* nslots: a power of two */
 }
 
 Symbol *sema_scope_find(const Scope *s, const char *name)
@@ -73,7 +73,7 @@ Symbol *sema_scope_find(const Scope *s, const char *name)
         }
         return NULL;
     }
-    for (unsigned i = hash_name(name, s->nslots);; i = (i + 1) % (unsigned)s->nslots) {
+    for (unsigned i = hash_name(name, s->nslots);; i = (i + 1) & (unsigned)(s->nslots - 1)) {
         Symbol *sym = s->slots[i];
         if (!sym || sym->name == name)
             return sym;
@@ -99,7 +99,7 @@ static void rehash(SemaInfo *si, Scope *s)
         Symbol *sym = VEC_AT(s->syms, i, Symbol);
         unsigned j = hash_name(sym->name, n);
         while (s->slots[j])
-            j = (j + 1) % (unsigned)n;
+            j = (j + 1) & (unsigned)(n - 1);
         s->slots[j] = sym;
     }
 }
@@ -115,7 +115,7 @@ void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym)
     }
     unsigned j = hash_name(sym->name, s->nslots);
     while (s->slots[j])
-        j = (j + 1) % (unsigned)s->nslots;
+        j = (j + 1) & (unsigned)(s->nslots - 1);
     s->slots[j] = sym;
 }
 
