@@ -447,7 +447,7 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
             status = EXIT_INPUT_ERROR;
         } else if ((status = generate_c(pl, tmp, path)) != 0) {
             out_discard(tmp);
-        } else if (!out_is_direct(tmp) && emit_same_files(tmp, path)) {
+        } else if (!out_is_direct(tmp) && out_same_files(tmp, path)) {
             out_discard(tmp); /* an unchanged file keeps its time */
         } else if (!out_commit(tmp, path)) {
             status = EXIT_INPUT_ERROR;
