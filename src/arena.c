@@ -76,7 +76,7 @@ static void out_of_memory(void)
 }
 
 /* Maps `size` zeroed bytes (a multiple of the page size); with `huge`,
-   CHUNK_SIZE bytes aligned to CHUNK_SIZE for huge pages. */
+   aligned to CHUNK_SIZE for huge pages. */
 static void *map_zeroed(size_t size, bool huge)
 {
     size_t extra = huge ? CHUNK_SIZE : 0;
@@ -200,7 +200,8 @@ static Chunk *new_chunk(Arena *a, size_t size)
     } else if (a->next_size < CHUNK_SIZE) {
         a->next_size *= 2;
     }
-    Chunk *c = map_zeroed(map, !big && map == CHUNK_SIZE && a->mapped >= HUGE_AFTER);
+    /* a large block (a big table) gets huge pages too: fewer TLB misses */
+    Chunk *c = map_zeroed(map, map >= CHUNK_SIZE && a->mapped >= HUGE_AFTER);
     if (!c)
         out_of_memory();
     c->size = map - header;
