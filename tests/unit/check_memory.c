@@ -220,6 +220,30 @@ START_TEST(test_arena_children_and_release)
 }
 END_TEST
 
+START_TEST(test_arena_reserve_and_interning)
+{
+    Arena *a = arena_new();
+    PtrVec v = {0};
+    static int items[100];
+    vec_push(a, &v, &items[0]);
+    vec_reserve(a, &v, 100);
+    ck_assert_int_ge(v.cap, 100);
+    void **room = v.items;
+    for (int i = 1; i < 100; i++) {
+        arena_alloc(a, 24); /* interleaved: growth would have to copy */
+        vec_push(a, &v, &items[i]);
+    }
+    ck_assert_ptr_eq(v.items, room); /* no copy within the reserved room */
+    for (int i = 0; i < 100; i++)
+        ck_assert_ptr_eq(VEC_AT(v, i, int), &items[i]);
+    const char *name = intern_cstr(a, "weight");
+    ck_assert_ptr_eq(intern(a, "weights", 6), name);
+    arena_end_interning(a);
+    ck_assert_str_eq(name, "weight"); /* the strings stay */
+    arena_free(a);
+}
+END_TEST
+
 /* Writes `len` bytes of text to a temporary file and returns its name. */
 static char *temp_source(const char *text, size_t len)
 {
@@ -284,6 +308,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_printf_long_text);
     tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
     tcase_add_test(tc, test_arena_children_and_release);
+    tcase_add_test(tc, test_arena_reserve_and_interning);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
