@@ -212,8 +212,9 @@ void out_discard(char *temp)
 
 bool out_same_files(const char *a, const char *b)
 {
-    /* large reads: a generated C file can be hundreds of megabytes */
-    enum { BLOCK = 1 << 20 };
+    /* reads of 32 KB: a generated C file can be hundreds of megabytes, and
+       this runs when the compilation's memory is at its peak */
+    enum { BLOCK = 32 * 1024 };
     FILE *fa = fopen(a, "rb");
     FILE *fb = fa ? fopen(b, "rb") : NULL;
     struct stat sa, sb;
