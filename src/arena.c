@@ -11,12 +11,12 @@
 
 /* Chunks come straight from mmap: fresh anonymous pages are already zero,
    so arena_alloc never clears memory.  An arena's chunks grow from 64 KB to
-   2 MB (a small scratch arena stays small).  Once an arena has HUGE_AFTER
-   bytes, its 2 MB chunks are aligned to 2 MB so that transparent huge pages
-   back them, one page fault per chunk instead of 512 (first-touch faults
-   were a fifth of the compile time of large programs); before that, ordinary
-   pages cost only what is touched (a huge page is all there as soon as one
-   byte of it is used). */
+   2 MB (a small scratch arena stays small).  Once the arenas together hold
+   HUGE_AFTER bytes, 2 MB chunks are aligned to 2 MB so that transparent huge
+   pages back them, one page fault per chunk instead of 512 (first-touch
+   faults were a fifth of the compile time of large programs); before that,
+   ordinary pages cost only what is touched (a huge page is all there as soon
+   as one byte of it is used), which matters for a small program. */
 enum {
     CHUNK_SIZE = 2 * 1024 * 1024,
     FIRST_CHUNK = 64 * 1024,
@@ -63,7 +63,6 @@ struct Arena {
     Arena *parent;     /* arena_new_child: freed with it */
     Arena *children, *next_child;
     size_t next_size;  /* bytes mapped for the next ordinary chunk */
-    size_t mapped;     /* bytes of the ordinary chunks it holds */
     InternEntry *table; /* open addressing, malloc'd */
     size_t table_cap, table_len;
     bool interning_ended; /* arena_end_interning */
@@ -108,8 +107,13 @@ Arena *arena_new(void)
     return a;
 }
 
+/* Bytes of the ordinary chunks all arenas hold. */
+static size_t arenas_mapped;
+
 static void unmap_chunk(Chunk *c)
 {
+    if (!c->big)
+        arenas_mapped -= c->map_size;
     /* the shadow of unmapped memory would stay poisoned for the next mapping
        at the same address */
     ASAN_UNPOISON_MEMORY_REGION(c, c->map_size);
@@ -172,7 +176,6 @@ void arena_reset(Arena *a)
         keep->next = NULL;
     }
     a->chunks = keep;
-    a->mapped = keep ? keep->map_size : 0;
     free(a->table);
     a->table = NULL;
     a->table_cap = a->table_len = 0;
@@ -201,7 +204,7 @@ static Chunk *new_chunk(Arena *a, size_t size)
         a->next_size *= 2;
     }
     /* a large block (a big table) gets huge pages too: fewer TLB misses */
-    Chunk *c = map_zeroed(map, map >= CHUNK_SIZE && a->mapped >= HUGE_AFTER);
+    Chunk *c = map_zeroed(map, map >= CHUNK_SIZE && arenas_mapped >= HUGE_AFTER);
     if (!c)
         out_of_memory();
     c->size = map - header;
@@ -209,7 +212,7 @@ static Chunk *new_chunk(Arena *a, size_t size)
     c->map_size = map;
     c->big = big;
     if (!big)
-        a->mapped += map;
+        arenas_mapped += map;
     ASAN_POISON_MEMORY_REGION(c->data, c->size);
     /* a block of its own goes behind the current chunk, whose free space
        stays in use */
