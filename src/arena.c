@@ -120,6 +120,40 @@ static void unmap_chunk(Chunk *c)
     munmap(c, c->map_size);
 }
 
+/* The full-size chunks of a freed arena wait here for the next arena that
+   grows (analysis's data is freed just before lowering allocates more than
+   that): memory the process has costs a memset of its used part, while
+   fresh pages cost a fault and the kernel's clearing -- many times more
+   where the system lends memory lazily (a virtual machine).  They were in
+   use a moment before and are taken before any fresh memory, so the peak
+   is not raised.  Smaller chunks are given back: they would seldom be asked
+   for again. */
+static Chunk *spare_chunks;
+
+static void drop_chunk(Chunk *c)
+{
+    if (c->big || c->map_size != CHUNK_SIZE) {
+        unmap_chunk(c);
+        return;
+    }
+    c->next = spare_chunks; /* c->used says how much of it to clear */
+    spare_chunks = c;
+}
+
+/* A spare full-size chunk, cleared, or NULL. */
+static Chunk *spare_chunk(void)
+{
+    Chunk *c = spare_chunks;
+    if (!c)
+        return NULL;
+    spare_chunks = c->next;
+    ASAN_UNPOISON_MEMORY_REGION(c->data, c->used);
+    memset(c->data, 0, c->used);
+    ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    c->used = 0;
+    return c;
+}
+
 Arena *arena_new_child(Arena *parent)
 {
     Arena *a = arena_new();
@@ -148,7 +182,7 @@ void arena_free(Arena *a)
     }
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        unmap_chunk(c);
+        drop_chunk(c);
     }
     free(a->table);
     free(a);
@@ -203,17 +237,20 @@ static Chunk *new_chunk(Arena *a, size_t size)
     } else if (a->next_size < CHUNK_SIZE) {
         a->next_size *= 2;
     }
-    /* a large block (a big table) gets huge pages too: fewer TLB misses */
-    Chunk *c = map_zeroed(map, map >= CHUNK_SIZE && arenas_mapped >= HUGE_AFTER);
-    if (!c)
-        out_of_memory();
-    c->size = map - header;
-    c->used = 0;
-    c->map_size = map;
-    c->big = big;
-    if (!big)
-        arenas_mapped += map;
-    ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    Chunk *c = !big && map == CHUNK_SIZE ? spare_chunk() : NULL;
+    if (!c) {
+        /* a large block (a big table) gets huge pages too: fewer TLB misses */
+        c = map_zeroed(map, map >= CHUNK_SIZE && arenas_mapped >= HUGE_AFTER);
+        if (!c)
+            out_of_memory();
+        c->size = map - header;
+        c->used = 0;
+        c->map_size = map;
+        c->big = big;
+        if (!big)
+            arenas_mapped += map;
+        ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    }
     /* a block of its own goes behind the current chunk, whose free space
        stays in use */
     if (big && a->chunks) {
@@ -241,7 +278,7 @@ void *arena_alloc(Arena *a, size_t size)
     void *p = (char *)c->data + c->used;
     c->used += size + REDZONE;
     ASAN_UNPOISON_MEMORY_REGION(p, size);
-    return p; /* never handed out before: still zero */
+    return p; /* never handed out since the chunk was mapped or cleared: zero */
 }
 
 void arena_release(Arena *a, void *p, size_t size)

@@ -220,6 +220,22 @@ START_TEST(test_arena_children_and_release)
 }
 END_TEST
 
+START_TEST(test_arena_reuses_chunks_cleared)
+{
+    /* the full-size chunks of a freed arena are taken by the next one that
+       grows: what they held must not show */
+    for (int round = 0; round < 3; round++) {
+        Arena *a = arena_new();
+        for (int i = 0; i < 100000; i++) {
+            unsigned char *p = arena_alloc(a, 80);
+            ck_assert_msg(all_zero(p, 80), "round %d allocation %d not zero", round, i);
+            memset(p, 0xAB, 80);
+        }
+        arena_free(a);
+    }
+}
+END_TEST
+
 START_TEST(test_arena_reserve_and_interning)
 {
     Arena *a = arena_new();
@@ -309,6 +325,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
     tcase_add_test(tc, test_arena_children_and_release);
     tcase_add_test(tc, test_arena_reserve_and_interning);
+    tcase_add_test(tc, test_arena_reuses_chunks_cleared);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
