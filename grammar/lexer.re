@@ -82,7 +82,9 @@ static int int_token(Lexer *lx, LexToken *val, Loc loc, const char *digits, int 
 
 static int real_token(Lexer *lx, LexToken *val, Loc loc)
 {
-    val->text = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    /* interned: a program writes the same few spellings (0.0, 1.0) over
+       and over */
+    val->text = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     errno = 0;
     val->u.real_value = strtod(val->text, NULL);
     if (errno == ERANGE && isinf(val->u.real_value))

@@ -59,6 +59,8 @@ typedef struct ElsePart {
 struct Parser {
     Lexer lex;
     Arena *arena;
+    Arena *syntax;        /* Program.syntax: syntax only analysis reads */
+    Arena *scratch;       /* what the parse itself needs (freed at its end) */
     Program *prog;
     int lex_errors_seen;  /* lexical errors already accounted for */
     void *states, *locs;  /* &yyss and &yyls of yyparse (see parse_opener) */
@@ -71,10 +73,13 @@ static PtrVec append(Parser *p, PtrVec list, void *item);
 static PtrVec prepend(Parser *p, void *item, PtrVec list);
 static PtrVec append_item(Parser *p, PtrVec list, void *item);
 static PtrVec drop_lost(Parser *p, PtrVec list);
+static PtrVec syntax_list1(Parser *p, void *item);
+static PtrVec syntax_append(Parser *p, PtrVec list, void *item);
 static Block *block_add_def(Parser *p, Block *b, Decl *def);
 static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
 static Block *block_recovered(Parser *p, Block *b);
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
+static PtrVec kept_list(Parser *p, PtrVec list);
 static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_external,
                       const char *what, Loc opened);
 static void check_elements(Parser *p, const TypeBody *body, Loc end);
@@ -218,7 +223,7 @@ static Ident no_ident(Loc loc);
 /* ==== Program ============================================================ */
 
 Root
-    : CupitParts                                { p->prog = ast_program(p->lex.file, $1); }
+    : CupitParts                                { p->prog = ast_program(p->lex.file, kept_list(p, $1)); }
     ;
 
 CupitParts
@@ -282,8 +287,8 @@ TypeDefBody
     ;
 
 EnumIdList
-    : Ident                                     { $$ = list1(p, ast_ident_new($1)); }
-    | EnumIdList ',' Ident                      { $$ = append(p, $1, ast_ident_new($3)); }
+    : Ident                                     { $$ = syntax_list1(p, ast_ident_new($1)); }
+    | EnumIdList ',' Ident                      { $$ = syntax_append(p, $1, ast_ident_new($3)); }
     ;
 
 /* Element lists must not be empty; the empty one parses so that
@@ -347,8 +352,8 @@ InterfaceMode
     ;
 
 IdList
-    : Ident                                     { $$ = list1(p, ast_ident_new($1)); }
-    | IdList ',' Ident                          { $$ = append(p, $1, ast_ident_new($3)); }
+    : Ident                                     { $$ = syntax_list1(p, ast_ident_new($1)); }
+    | IdList ',' Ident                          { $$ = syntax_append(p, $1, ast_ident_new($3)); }
     ;
 
 /* MergeProcDef -> MERGE IS Statements END [MERGE] */
@@ -401,8 +406,8 @@ ParamList
     ;
 
 Parameters
-    : ParamsDef                                 { $$ = list1(p, $1); }
-    | Parameters ';' ParamsDef                  { $$ = append(p, $1, $3); }
+    : ParamsDef                                 { $$ = syntax_list1(p, $1); }
+    | Parameters ';' ParamsDef                  { $$ = syntax_append(p, $1, $3); }
     ;
 
 ParamsDef
@@ -697,17 +702,34 @@ static PtrVec append(Parser *p, PtrVec list, void *item)
 
 /* Element lists keep a NULL for an element lost to error recovery until
  * check_elements has seen them: such a list is not empty. */
-static PtrVec append_item(Parser *p, PtrVec list, void *item)
+/* Lists of names and parameter groups: only analysis reads them. */
+static PtrVec syntax_list1(Parser *p, void *item)
 {
-    vec_push(p->arena, &list, item);
+    PtrVec v = {0};
+    vec_push(p->syntax, &v, item);
+    return v;
+}
+
+static PtrVec syntax_append(Parser *p, PtrVec list, void *item)
+{
+    vec_push(p->syntax, &list, item);
     return list;
 }
 
+/* (drop_lost copies these lists: they live only as long as the parse) */
+static PtrVec append_item(Parser *p, PtrVec list, void *item)
+{
+    vec_push(p->scratch, &list, item);
+    return list;
+}
+
+/* A type's elements or values without the ones lost to error recovery. */
 static PtrVec drop_lost(Parser *p, PtrVec list)
 {
     PtrVec v = {0};
     for (int i = 0; i < list.len; i++)
-        v = append(p, v, list.items[i]);
+        if (list.items[i])
+            vec_push(p->syntax, &v, list.items[i]);
     return v;
 }
 
@@ -726,10 +748,25 @@ static void sync_lex_errors(Parser *p)
     p->lex_errors_seen = p->lex.errors;
 }
 
+/* The parts are collected in the scratch arena and kept at their final
+   size (kept_list): growing the list among the parts' own allocations would
+   leave each old array behind. */
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part)
 {
     sync_lex_errors(p);
-    return append(p, parts, part);
+    if (part)
+        vec_push(p->scratch, &parts, part);
+    return parts;
+}
+
+/* A copy of list in the tree's arena, exactly as long as it is. */
+static PtrVec kept_list(Parser *p, PtrVec list)
+{
+    PtrVec v = {0};
+    vec_reserve(p->arena, &v, list.len);
+    for (int i = 0; i < list.len; i++)
+        vec_push(p->arena, &v, list.items[i]);
+    return v;
 }
 
 static void block_start(Block *b, Loc loc)
@@ -767,14 +804,14 @@ static Block *block_recovered(Parser *p, Block *b)
 
 static TypeBody *type_body(Parser *p, TypeDefKind kind, PtrVec list, Expr *size, Ident elem)
 {
-    TypeBody *b = arena_alloc(p->arena, sizeof *b);
+    TypeBody *b = arena_alloc(p->scratch, sizeof *b);
     *b = (TypeBody){kind, list, size, elem};
     return b;
 }
 
 static SubrBody *subr_body(Parser *p, PtrVec params, bool external, Block *body)
 {
-    SubrBody *b = arena_alloc(p->arena, sizeof *b);
+    SubrBody *b = arena_alloc(p->scratch, sizeof *b);
     *b = (SubrBody){params, external, body};
     return b;
 }
@@ -932,9 +969,15 @@ Program *parse_program(const SourceFile *file, Arena *arena)
     Parser p = {0};
     lex_init(&p.lex, file, arena);
     p.arena = arena;
+    p.syntax = arena_new_child(arena);
+    p.scratch = arena_new_child(arena);
     ast_set_arena(arena);
+    ast_set_syntax_arena(p.syntax);
     yyparse(&p);
+    ast_set_syntax_arena(NULL);
+    arena_free(p.scratch);
     if (!p.prog) /* the parser gave up: keep the contract of always returning one */
         p.prog = ast_program(file, (PtrVec){0});
+    p.prog->syntax = p.syntax;
     return p.prog;
 }

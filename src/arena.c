@@ -2,6 +2,7 @@
 #include "cupitc/arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,28 +10,62 @@
 #include <sys/mman.h>
 
 /* Chunks come straight from mmap: fresh anonymous pages are already zero,
-   so arena_alloc never clears memory, and 2 MB chunks aligned to 2 MB can be
-   backed by transparent huge pages, one page fault per chunk instead of 512
-   (first-touch faults were a fifth of the compile time of large programs). */
-enum { CHUNK_SIZE = 2 * 1024 * 1024, INTERN_INITIAL = 1024 };
+   so arena_alloc never clears memory.  An arena's chunks grow from 64 KB to
+   2 MB (a small scratch arena stays small).  Once the arenas together hold
+   HUGE_AFTER bytes, 2 MB chunks are aligned to 2 MB so that transparent huge
+   pages back them, one page fault per chunk instead of 512 (first-touch
+   faults were a fifth of the compile time of large programs); before that,
+   ordinary pages cost only what is touched (a huge page is all there as soon
+   as one byte of it is used), which matters for a small program. */
+enum {
+    CHUNK_SIZE = 2 * 1024 * 1024,
+    FIRST_CHUNK = 64 * 1024,
+    HUGE_AFTER = 32 * 1024 * 1024,
+    BIG_PAGE = 65536,  /* blocks of their own: a multiple of every page size in use */
+    BIG_BLOCK = 64 * 1024, /* from this size a block of its own (arena_release) */
+    INTERN_INITIAL = 1024,
+};
+
+/* Under AddressSanitizer the free part of a chunk is poisoned and every
+   allocation is followed by a poisoned gap, so that reading past the end of
+   a node (e.g. a union member its kind does not have, ast.c) is reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+enum { REDZONE = 64 };
+#else
+#define ASAN_POISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+enum { REDZONE = 0 };
+#endif
 
 typedef struct Chunk {
     struct Chunk *next;
     size_t used, size; /* size: bytes of data[] */
     size_t map_size;   /* bytes mapped, header included */
+    bool big;          /* one block of its own, not bump-allocated from */
     max_align_t data[];
 } Chunk;
 
 typedef struct InternEntry {
     const char *str;
-    size_t len;
-    uint32_t hash;
+    uint32_t len, hash;
 } InternEntry;
 
 struct Arena {
-    Chunk *chunks;
+    Chunk *chunks;     /* the chunk allocations come from first */
+    Arena *parent;     /* arena_new_child: freed with it */
+    Arena *children, *next_child;
+    size_t next_size;  /* bytes mapped for the next ordinary chunk */
     InternEntry *table; /* open addressing, malloc'd */
     size_t table_cap, table_len;
+    bool interning_ended; /* arena_end_interning */
 };
 
 static void out_of_memory(void)
@@ -39,11 +74,11 @@ static void out_of_memory(void)
     exit(3);
 }
 
-/* Maps `size` zeroed bytes (a multiple of the page size), aligned to
-   CHUNK_SIZE when size is CHUNK_SIZE. */
-static void *map_zeroed(size_t size)
+/* Maps `size` zeroed bytes (a multiple of the page size); with `huge`,
+   aligned to CHUNK_SIZE for huge pages. */
+static void *map_zeroed(size_t size, bool huge)
 {
-    size_t extra = size == CHUNK_SIZE ? CHUNK_SIZE : 0;
+    size_t extra = huge ? CHUNK_SIZE : 0;
     char *p = mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
@@ -68,16 +103,86 @@ Arena *arena_new(void)
     Arena *a = calloc(1, sizeof *a);
     if (!a)
         out_of_memory();
+    a->next_size = FIRST_CHUNK;
     return a;
+}
+
+/* Bytes of the ordinary chunks all arenas hold. */
+static size_t arenas_mapped;
+
+static void unmap_chunk(Chunk *c)
+{
+    if (!c->big)
+        arenas_mapped -= c->map_size;
+    /* the shadow of unmapped memory would stay poisoned for the next mapping
+       at the same address */
+    ASAN_UNPOISON_MEMORY_REGION(c, c->map_size);
+    munmap(c, c->map_size);
+}
+
+/* The full-size chunks of a freed arena wait here for the next arena that
+   grows (analysis's data is freed just before lowering allocates more than
+   that): memory the process has costs a memset of its used part, while
+   fresh pages cost a fault and the kernel's clearing -- many times more
+   where the system lends memory lazily (a virtual machine).  They were in
+   use a moment before and are taken before any fresh memory, so the peak
+   is not raised.  Smaller chunks are given back: they would seldom be asked
+   for again. */
+static Chunk *spare_chunks;
+
+static void drop_chunk(Chunk *c)
+{
+    if (c->big || c->map_size != CHUNK_SIZE) {
+        unmap_chunk(c);
+        return;
+    }
+    c->next = spare_chunks; /* c->used says how much of it to clear */
+    spare_chunks = c;
+}
+
+/* A spare full-size chunk, cleared, or NULL. */
+static Chunk *spare_chunk(void)
+{
+    Chunk *c = spare_chunks;
+    if (!c)
+        return NULL;
+    spare_chunks = c->next;
+    ASAN_UNPOISON_MEMORY_REGION(c->data, c->used);
+    memset(c->data, 0, c->used);
+    ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    c->used = 0;
+    return c;
+}
+
+Arena *arena_new_child(Arena *parent)
+{
+    Arena *a = arena_new();
+    a->parent = parent;
+    a->next_child = parent->children;
+    parent->children = a;
+    return a;
+}
+
+static void free_children(Arena *a)
+{
+    while (a->children)
+        arena_free(a->children); /* unlinks itself */
 }
 
 void arena_free(Arena *a)
 {
     if (!a)
         return;
+    free_children(a);
+    if (a->parent) {
+        Arena **p = &a->parent->children;
+        while (*p != a)
+            p = &(*p)->next_child;
+        *p = a->next_child;
+    }
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        munmap(c, c->map_size);
+        drop_chunk(c);
     }
     free(a->table);
     free(a);
@@ -85,18 +190,22 @@ void arena_free(Arena *a)
 
 void arena_reset(Arena *a)
 {
-    /* one ordinary chunk stays, cleared (allocations rely on zeroed memory);
-       fresh pages would have to be zeroed by the kernel anyway */
+    free_children(a);
+    /* the largest ordinary chunk stays, cleared (allocations rely on zeroed
+       memory); fresh pages would have to be zeroed by the kernel anyway */
     Chunk *keep = NULL;
+    for (Chunk *c = a->chunks; c; c = c->next)
+        if (!c->big && (!keep || c->size > keep->size))
+            keep = c;
     for (Chunk *c = a->chunks, *next; c; c = next) {
         next = c->next;
-        if (!keep && c->map_size == CHUNK_SIZE)
-            keep = c;
-        else
-            munmap(c, c->map_size);
+        if (c != keep)
+            unmap_chunk(c);
     }
     if (keep) {
+        ASAN_UNPOISON_MEMORY_REGION(keep->data, keep->used);
         memset(keep->data, 0, keep->used);
+        ASAN_POISON_MEMORY_REGION(keep->data, keep->size);
         keep->used = 0;
         keep->next = NULL;
     }
@@ -104,6 +213,7 @@ void arena_reset(Arena *a)
     free(a->table);
     a->table = NULL;
     a->table_cap = a->table_len = 0;
+    a->interning_ended = false;
 }
 
 static size_t round_size(size_t size)
@@ -113,25 +223,37 @@ static size_t round_size(size_t size)
     return (size + 7) & ~(size_t)7;
 }
 
+/* A chunk with room for `size` bytes: the next ordinary one, or a block of
+   its own for a size that does not fit one or is BIG_BLOCK or more. */
 static Chunk *new_chunk(Arena *a, size_t size)
 {
     size_t header = offsetof(Chunk, data);
-    size_t map = CHUNK_SIZE;
-    if (size > CHUNK_SIZE - header) {
-        if (size > SIZE_MAX - header - CHUNK_SIZE)
+    size_t map = a->next_size;
+    bool big = size > map - header || size >= BIG_BLOCK;
+    if (big) {
+        if (size > SIZE_MAX - header - BIG_PAGE)
             out_of_memory();
-        size_t page = 65536; /* a multiple of every page size in use */
-        map = (header + size + page - 1) / page * page;
+        map = (header + size + BIG_PAGE - 1) / BIG_PAGE * BIG_PAGE;
+    } else if (a->next_size < CHUNK_SIZE) {
+        a->next_size *= 2;
     }
-    Chunk *c = map_zeroed(map);
-    if (!c)
-        out_of_memory();
-    c->size = map - header;
-    c->used = 0;
-    c->map_size = map;
-    /* an oversized block goes behind the current chunk, whose free space
+    Chunk *c = !big && map == CHUNK_SIZE ? spare_chunk() : NULL;
+    if (!c) {
+        /* a large block (a big table) gets huge pages too: fewer TLB misses */
+        c = map_zeroed(map, map >= CHUNK_SIZE && arenas_mapped >= HUGE_AFTER);
+        if (!c)
+            out_of_memory();
+        c->size = map - header;
+        c->used = 0;
+        c->map_size = map;
+        c->big = big;
+        if (!big)
+            arenas_mapped += map;
+        ASAN_POISON_MEMORY_REGION(c->data, c->size);
+    }
+    /* a block of its own goes behind the current chunk, whose free space
        stays in use */
-    if (map != CHUNK_SIZE && a->chunks) {
+    if (big && a->chunks) {
         c->next = a->chunks->next;
         a->chunks->next = c;
     } else {
@@ -145,16 +267,32 @@ void *arena_alloc(Arena *a, size_t size)
 {
     size = round_size(size);
     Chunk *c = a->chunks;
-    if (!c || c->size - c->used < size) {
-        c = new_chunk(a, size);
-        if (c->size != CHUNK_SIZE - offsetof(Chunk, data)) {
-            c->used = size;
+    if (!c || c->size - c->used < size + REDZONE || size + REDZONE >= BIG_BLOCK) {
+        c = new_chunk(a, size + REDZONE);
+        if (c->big) {
+            c->used = c->size;
+            ASAN_UNPOISON_MEMORY_REGION(c->data, size);
             return c->data;
         }
     }
     void *p = (char *)c->data + c->used;
-    c->used += size;
-    return p; /* never handed out before: still zero */
+    c->used += size + REDZONE;
+    ASAN_UNPOISON_MEMORY_REGION(p, size);
+    return p; /* never handed out since the chunk was mapped or cleared: zero */
+}
+
+void arena_release(Arena *a, void *p, size_t size)
+{
+    if (!p || round_size(size) + REDZONE < BIG_BLOCK)
+        return;
+    for (Chunk **link = &a->chunks; *link; link = &(*link)->next) {
+        Chunk *c = *link;
+        if (c->big && (void *)c->data == p) {
+            *link = c->next;
+            unmap_chunk(c);
+            return;
+        }
+    }
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -228,6 +366,10 @@ static void intern_grow(Arena *a)
 
 const char *intern(Arena *a, const char *s, size_t n)
 {
+    if (a->interning_ended || n > UINT32_MAX) {
+        fputs("cupitc: internal error: interning after arena_end_interning\n", stderr);
+        abort();
+    }
     if (2 * (a->table_len + 1) > a->table_cap)
         intern_grow(a);
     uint32_t h = hash_bytes(s, n);
@@ -238,7 +380,7 @@ const char *intern(Arena *a, const char *s, size_t n)
             return e->str;
     }
     const char *copy = arena_strndup(a, s, n);
-    a->table[j] = (InternEntry){copy, n, h};
+    a->table[j] = (InternEntry){copy, (uint32_t)n, h};
     a->table_len++;
     return copy;
 }
@@ -246,6 +388,14 @@ const char *intern(Arena *a, const char *s, size_t n)
 const char *intern_cstr(Arena *a, const char *s)
 {
     return intern(a, s, strlen(s));
+}
+
+void arena_end_interning(Arena *a)
+{
+    free(a->table);
+    a->table = NULL;
+    a->table_cap = a->table_len = 0;
+    a->interning_ended = true;
 }
 
 void vec_push(Arena *a, PtrVec *v, void *item)
@@ -257,8 +407,10 @@ void vec_push(Arena *a, PtrVec *v, void *item)
         Chunk *c = a->chunks;
         /* the items are the newest allocation: grow them in place instead
            of leaving the old array behind (most vectors grow only so) */
-        if (v->cap && c && (char *)v->items + old_bytes == (char *)c->data + c->used &&
+        if (v->cap && c && !c->big &&
+            (char *)v->items + old_bytes + REDZONE == (char *)c->data + c->used &&
             c->size - c->used >= grow) {
+            ASAN_UNPOISON_MEMORY_REGION((char *)v->items + old_bytes, grow);
             c->used += grow;
         } else {
             void **items = arena_alloc(a, (size_t)cap * sizeof *items);
@@ -269,4 +421,15 @@ void vec_push(Arena *a, PtrVec *v, void *item)
         v->cap = cap;
     }
     v->items[v->len++] = item;
+}
+
+void vec_reserve(Arena *a, PtrVec *v, int n)
+{
+    if (n <= v->cap)
+        return;
+    void **items = arena_alloc(a, (size_t)n * sizeof *items);
+    if (v->len)
+        memcpy(items, v->items, (size_t)v->len * sizeof *items);
+    v->items = items;
+    v->cap = n;
 }

@@ -5,6 +5,8 @@
  * shape constructors below fill the union member that belongs to the kind. */
 #include "cupitc/ast.h"
 
+#include <stddef.h>
+
 
 static Arena *current_arena;
 
@@ -19,11 +21,49 @@ Arena *ast_arena(void)
 
 static void *node(size_t size) { return arena_alloc(ast_arena(), size); }
 
+static Arena *syntax_arena;
+
+void ast_set_syntax_arena(Arena *a) { syntax_arena = a; }
+
+/* Syntax only analysis reads (Program.syntax). */
+static void *syntax_node(size_t size)
+{
+    return syntax_arena ? arena_alloc(syntax_arena, size) : node(size);
+}
+
 /* ---- expressions ----------------------------------------------------- */
+
+/* The bytes of an Expr of each kind: up to the end of its member of `u`
+ * (none for ME, YOU, INDEX).  An all-slice may become a subscript when sema
+ * rewrites a node grid row (sema/expr.c, sema/parallel.c), so it has that
+ * member's room. */
+#define EXPR_SIZE(member) (offsetof(Expr, u) + sizeof(((Expr *)0)->u.member))
+static const unsigned char expr_size[EXPR__COUNT] = {
+    [EXPR_INT] = EXPR_SIZE(int_lit),
+    [EXPR_REAL] = EXPR_SIZE(real_lit),
+    [EXPR_STRING] = EXPR_SIZE(str_lit),
+    [EXPR_NAME] = EXPR_SIZE(name),
+    [EXPR_ME] = offsetof(Expr, u),
+    [EXPR_YOU] = offsetof(Expr, u),
+    [EXPR_INDEX] = offsetof(Expr, u),
+    [EXPR_SELECT] = EXPR_SIZE(select),
+    [EXPR_SUBSCRIPT] = EXPR_SIZE(subscript),
+    [EXPR_ALLSLICE] = EXPR_SIZE(subscript),
+    [EXPR_CONNADDR] = EXPR_SIZE(connaddr),
+    [EXPR_UNARY] = EXPR_SIZE(unary),
+    [EXPR_BINARY] = EXPR_SIZE(binary),
+    [EXPR_TERNARY] = EXPR_SIZE(ternary),
+    [EXPR_CALL] = EXPR_SIZE(call),
+    [EXPR_OBJCALL] = EXPR_SIZE(objcall),
+    [EXPR_CONVERT] = EXPR_SIZE(convert),
+    [EXPR_MAXINDEX] = EXPR_SIZE(maxindex),
+};
 
 Expr *ast_expr(ExprKind kind, Loc loc)
 {
-    Expr *e = node(sizeof *e);
+    if ((unsigned)kind >= EXPR__COUNT || !expr_size[kind])
+        diag_internal(__FILE__, __LINE__, "expression kind %d has no size", (int)kind);
+    Expr *e = node(expr_size[kind]);
     e->kind = kind;
     e->loc = loc;
     return e;
@@ -151,9 +191,35 @@ Expr *ast_maxindex(Expr *obj, Loc loc)
 
 /* ---- statements ------------------------------------------------------ */
 
+/* The bytes of a Stmt of each kind: up to the end of its member of `u`;
+ * REDUCTION and WTA also have the fields after `u`. */
+#define STMT_SIZE(member) (offsetof(Stmt, u) + sizeof(((Stmt *)0)->u.member))
+static const unsigned char stmt_size[STMT__COUNT] = {
+    [STMT_ASSIGN] = STMT_SIZE(assign),
+    [STMT_INPUT] = STMT_SIZE(io),
+    [STMT_OUTPUT] = STMT_SIZE(io),
+    [STMT_CALL] = STMT_SIZE(call),
+    [STMT_OBJCALL] = STMT_SIZE(call),
+    [STMT_MULTICALL] = STMT_SIZE(multi),
+    [STMT_REDUCTION] = sizeof(Stmt),
+    [STMT_WTA] = sizeof(Stmt),
+    [STMT_RETURN] = STMT_SIZE(ret),
+    [STMT_IF] = STMT_SIZE(if_),
+    [STMT_LOOP] = STMT_SIZE(loop),
+    [STMT_FOR] = STMT_SIZE(for_),
+    [STMT_BREAK] = offsetof(Stmt, u),
+    [STMT_REPLICATE] = STMT_SIZE(replicate),
+    [STMT_EXTEND] = STMT_SIZE(replicate),
+    [STMT_CONNECT] = STMT_SIZE(connect),
+    [STMT_DISCONNECT] = STMT_SIZE(connect),
+    [STMT_MERGE] = STMT_SIZE(merge),
+};
+
 Stmt *ast_stmt(StmtKind kind, Loc loc)
 {
-    Stmt *s = node(sizeof *s);
+    if ((unsigned)kind >= STMT__COUNT || !stmt_size[kind])
+        diag_internal(__FILE__, __LINE__, "statement kind %d has no size", (int)kind);
+    Stmt *s = node(stmt_size[kind]);
     s->kind = kind;
     s->loc = loc;
     return s;
@@ -292,9 +358,25 @@ IfArm *ast_if_arm(Expr *cond, Block *body, Loc loc)
 
 /* ---- definitions ----------------------------------------------------- */
 
+/* The bytes of a Decl of each kind: up to the end of its member of `u`. */
+#define DECL_SIZE(member) (offsetof(Decl, u) + sizeof(((Decl *)0)->u.member))
+static const unsigned char decl_size[DECL__COUNT] = {
+    [DECL_TYPE] = DECL_SIZE(type),
+    [DECL_DATA] = DECL_SIZE(data),
+    [DECL_ELEM] = DECL_SIZE(data),
+    [DECL_IFACE] = DECL_SIZE(iface),
+    [DECL_PROC] = DECL_SIZE(subr),
+    [DECL_FUNC] = DECL_SIZE(subr),
+    [DECL_REDUCTION] = DECL_SIZE(subr),
+    [DECL_WTA] = DECL_SIZE(subr),
+    [DECL_MERGE] = DECL_SIZE(subr),
+};
+
 Decl *ast_decl(DeclKind kind, Loc loc)
 {
-    Decl *d = node(sizeof *d);
+    if ((unsigned)kind >= DECL__COUNT || !decl_size[kind])
+        diag_internal(__FILE__, __LINE__, "definition kind %d has no size", (int)kind);
+    Decl *d = node(decl_size[kind]);
     d->kind = kind;
     d->loc = loc;
     return d;
@@ -355,7 +437,7 @@ InitId *ast_init_id(Ident id, Expr *init)
 
 ParamGroup *ast_param_group(Ident type, Access access, PtrVec names, Loc loc)
 {
-    ParamGroup *g = node(sizeof *g);
+    ParamGroup *g = syntax_node(sizeof *g);
     g->type = type;
     g->access = access;
     g->names = names;
@@ -365,7 +447,7 @@ ParamGroup *ast_param_group(Ident type, Access access, PtrVec names, Loc loc)
 
 Ident *ast_ident_new(Ident id)
 {
-    Ident *p = node(sizeof *p);
+    Ident *p = syntax_node(sizeof *p);
     *p = id;
     return p;
 }

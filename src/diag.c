@@ -2,9 +2,14 @@
 #include "cupitc/diag.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static DiagOptions options;
 static int n_errors, n_warnings, n_suppressed;
@@ -18,30 +23,6 @@ static void *xmalloc(size_t n)
         exit(3);
     }
     return p;
-}
-
-static SourceFile *index_lines(SourceFile *f)
-{
-    int cap = 64;
-    f->line_starts = xmalloc((size_t)cap * sizeof *f->line_starts);
-    f->nlines = 0;
-    const char *p = f->text, *end = f->text + f->len;
-    f->line_starts[f->nlines++] = p;
-    for (; p < end; p++) {
-        if (*p != '\n')
-            continue;
-        if (f->nlines == cap) {
-            cap *= 2;
-            const char **n = realloc(f->line_starts, (size_t)cap * sizeof *n);
-            if (!n) {
-                fputs("cupitc: fatal error: out of memory\n", stderr);
-                exit(3);
-            }
-            f->line_starts = n;
-        }
-        f->line_starts[f->nlines++] = p + 1;
-    }
-    return f;
 }
 
 /* The open sources a Loc can name; slot 0 is "no file".  A process holds
@@ -63,23 +44,57 @@ const SourceFile *loc_file(Loc loc)
     return file_slots[loc.file_slot];
 }
 
-SourceFile *source_from_string(const char *name, const char *text, size_t len)
+/* A new SourceFile in a free slot, without its text. */
+static SourceFile *source_new(const char *name)
 {
     SourceFile *f = xmalloc(sizeof *f);
-    f->slot = 0;
+    memset(f, 0, sizeof *f);
     for (int i = 1; i < 256; i++)
         if (!file_slots[i]) {
             file_slots[i] = f;
             f->slot = i;
             break;
         }
+    f->name = name;
+    return f;
+}
+
+SourceFile *source_from_string(const char *name, const char *text, size_t len)
+{
+    SourceFile *f = source_new(name);
     char *copy = xmalloc(len + 1);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    f->name = name;
     f->text = copy;
     f->len = len;
-    return index_lines(f);
+    return f;
+}
+
+/* A regular file whose size is not a multiple of the page size is mapped
+   instead of copied: the rest of its last page reads as zero, which is the
+   terminating NUL the scanner needs.  NULL: read it instead. */
+static SourceFile *source_map(const char *path, FILE *fp)
+{
+    struct stat st;
+    long page = sysconf(_SC_PAGESIZE);
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || page <= 0 ||
+        st.st_size % page == 0 || (uintmax_t)st.st_size > SIZE_MAX / 2)
+        return NULL;
+    size_t len = (size_t)st.st_size;
+    size_t map = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+#ifdef MAP_POPULATE
+    int flags = MAP_PRIVATE | MAP_POPULATE; /* the scanner reads every page */
+#else
+    int flags = MAP_PRIVATE;
+#endif
+    void *p = mmap(NULL, map, PROT_READ, flags, fileno(fp), 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    SourceFile *f = source_new(path);
+    f->text = p;
+    f->len = len;
+    f->map_size = map;
+    return f;
 }
 
 SourceFile *source_read(const char *path, const char **why)
@@ -90,19 +105,27 @@ SourceFile *source_read(const char *path, const char **why)
         *why = strerror(errno);
         return NULL;
     }
+    if (!is_stdin) {
+        SourceFile *f = source_map(path, fp);
+        if (f) {
+            fclose(fp);
+            return f;
+        }
+    }
     size_t cap = 1 << 16, len = 0;
     char *buf = xmalloc(cap);
     for (;;) {
-        size_t n = fread(buf + len, 1, cap - len, fp);
+        size_t n = fread(buf + len, 1, cap - len - 1, fp);
         len += n;
         if (n == 0)
             break;
-        if (len == cap) {
+        if (len == cap - 1) {
             cap *= 2;
             char *nb = realloc(buf, cap);
             if (!nb) {
                 free(buf);
-                fclose(fp);
+                if (!is_stdin)
+                    fclose(fp);
                 *why = "out of memory";
                 return NULL;
             }
@@ -118,8 +141,10 @@ SourceFile *source_read(const char *path, const char **why)
         *why = err ? strerror(err) : "read error";
         return NULL;
     }
-    SourceFile *f = source_from_string(is_stdin ? "<stdin>" : path, buf, len);
-    free(buf);
+    buf[len] = '\0'; /* the text is the buffer itself: no second copy */
+    SourceFile *f = source_new(is_stdin ? "<stdin>" : path);
+    f->text = buf;
+    f->len = len;
     return f;
 }
 
@@ -129,9 +154,45 @@ void source_free(SourceFile *f)
         return;
     if (f->slot)
         file_slots[f->slot] = NULL;
-    free((void *)f->text);
+    if (f->map_size)
+        munmap((void *)f->text, f->map_size);
+    else
+        free((void *)f->text);
     free(f->line_starts);
     free(f);
+}
+
+void source_done_scanning(SourceFile *f)
+{
+#ifdef MADV_DONTNEED
+    if (f && f->map_size)
+        madvise((void *)f->text, f->map_size, MADV_DONTNEED);
+#else
+    (void)f;
+#endif
+}
+
+const char *source_line(const SourceFile *f, int line)
+{
+    if (!f || line < 1)
+        return NULL;
+    if (!f->line_starts) {
+        /* the index is a cache of the text: made here, once, for the first
+           message that shows a line */
+        SourceFile *w = (SourceFile *)f;
+        const char *end = f->text + f->len;
+        size_t n = 1;
+        for (const char *p = f->text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+            n++;
+        if (n > INT_MAX)
+            return NULL;
+        w->line_starts = xmalloc(n * sizeof *w->line_starts);
+        w->nlines = 0;
+        w->line_starts[w->nlines++] = f->text;
+        for (const char *p = f->text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+            w->line_starts[w->nlines++] = p + 1;
+    }
+    return line <= f->nlines ? f->line_starts[line - 1] : NULL;
 }
 
 void diag_configure(const DiagOptions *opts)
@@ -166,9 +227,9 @@ enum { SHOW_WIDTH = 160 };
 static void show_line(Loc loc)
 {
     const SourceFile *f = loc_file(loc);
-    if (!f || loc.line < 1 || loc.line > f->nlines)
+    const char *s = source_line(f, loc.line);
+    if (!s)
         return;
-    const char *s = f->line_starts[loc.line - 1];
     const char *end = f->text + f->len;
     const char *eol = s;
     while (eol < end && *eol != '\n')

@@ -447,7 +447,7 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
             status = EXIT_INPUT_ERROR;
         } else if ((status = generate_c(pl, tmp, path)) != 0) {
             out_discard(tmp);
-        } else if (!out_is_direct(tmp) && emit_same_files(tmp, path)) {
+        } else if (!out_is_direct(tmp) && out_same_files(tmp, path)) {
             out_discard(tmp); /* an unchanged file keeps its time */
         } else if (!out_commit(tmp, path)) {
             status = EXIT_INPUT_ERROR;
@@ -577,6 +577,7 @@ int main(int argc, char **argv)
     Arena *arena = arena_new();
     ast_set_arena(arena);
     Program *prog = parse_program(src, arena);
+    source_done_scanning(src);
     status = 0;
     if (diag_error_count() > 0) {
         status = EXIT_INPUT_ERROR;
@@ -593,6 +594,7 @@ int main(int argc, char **argv)
             status = EXIT_INPUT_ERROR;
         } else {
             PipelineOptions po = pipeline_options(&opt);
+            sema_release(prog); /* lowering needs none of analysis's own data */
             Pipeline *pl = pipeline_build(prog, arena, &po);
             if (!pl)
                 status = EXIT_INPUT_ERROR;

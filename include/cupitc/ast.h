@@ -139,16 +139,27 @@ typedef enum CallKind {
     CALL_REPLICATES,  /* network procedure on net / net[] / net[a...b] */
 } CallKind;
 
-/* Kinds and flags are packed into the first word: a large program has
-   millions of expressions. */
+/* Kinds and flags are packed into the first word, the folded value shares
+ * one slot, and the kind's part `u` comes last: a node is allocated only as
+ * long as its kind needs (ast_expr), so `u` may be read only through the
+ * member of the node's kind.  A large program has millions of expressions. */
 struct Expr {
     ExprKind kind : 8;
     ValueCat cat : 8;        /* set by sema */
     CallKind call_kind : 8;  /* set by sema */
-    bool is_const;     /* set by sema: value known at compile time (const_*
+    bool is_const : 1; /* set by sema: value known at compile time (const_*
                           below valid) */
-    bool read_only;    /* set by sema: object that may not be changed here */
+    bool read_only : 1; /* set by sema: object that may not be changed here */
     Loc loc; /* first token of the construct; operator for binary/unary */
+
+    /* set by sema */
+    Type *type;        /* value type; for PV/PVS the element's type */
+    Symbol *sym;       /* NAME: the object; SELECT: the element; calls: callee */
+    union {            /* when is_const; the type says which */
+        int64_t const_int; /* integral, Bool, SYMBOLIC */
+        double const_real; /* Real */
+    };
+
     union {
         struct { uint64_t value; } int_lit;           /* EXPR_INT */
         struct { double value; const char *spelling; } real_lit; /* EXPR_REAL */
@@ -169,13 +180,7 @@ struct Expr {
         struct { Expr *obj; Ident method; PtrVec args; } objcall; /* EXPR_OBJCALL */
         struct { Ident type; PtrVec args; } convert;  /* EXPR_CONVERT */
         struct { Expr *obj; } maxindex;               /* EXPR_MAXINDEX */
-    } u;
-
-    /* set by sema */
-    Type *type;        /* value type; for PV/PVS the element's type */
-    Symbol *sym;       /* NAME: the object; SELECT: the element; calls: callee */
-    int64_t const_int; /* folded value when is_const and integral/Bool/SYMBOLIC */
-    double const_real; /* folded value when is_const and Real */
+    } u; /* last: see above */
 };
 
 /* ---- statements ------------------------------------------------------ */
@@ -209,9 +214,15 @@ typedef struct IfArm {
     Loc loc; /* of IF or ELSIF */
 } IfArm;
 
+/* As with Expr, the kind's part `u` comes after the common fields and a
+ * statement is allocated only as long as its kind needs (ast_stmt): read `u`
+ * only through the member of the statement's kind, and callee, target and
+ * proc only in a REDUCTION or WTA statement (only those have them). */
 struct Stmt {
-    StmtKind kind;
+    StmtKind kind : 8;
+    int sem_flags : 24; /* set by sema: phase-private bits (sema.h) */
     Loc loc; /* first token */
+
     union {
         struct { Expr *target; AssignOp op; Expr *value; } assign;
         struct { Expr *node_side; Expr *io; } io;       /* INPUT, OUTPUT */
@@ -235,12 +246,11 @@ struct Stmt {
         struct { Expr *obj; Expr *count; } replicate;   /* REPLICATE, EXTEND */
         struct { Expr *from; Expr *to; } connect;       /* CONNECT, DISCONNECT */
         struct { Expr *obj; } merge;
-    } u;
+    } u; /* see above */
 
-    /* set by sema */
+    /* set by sema; REDUCTION and WTA only (see above) */
     Symbol *callee;  /* REDUCTION/WTA function */
     Symbol *target;  /* WTA: the element compared */
-    int sem_flags;   /* phase-private bits (sema.h) */
     Symbol *proc;    /* WTA: the object procedure called for the winner */
 };
 
@@ -250,8 +260,6 @@ struct Block {
     Loc loc;
     PtrVec defs;  /* Decl* of kind DECL_DATA */
     PtrVec stmts; /* Stmt* */
-    Scope *scope; /* set by sema: where its locals are (the enclosing
-                     scope for a block without definitions) */
 };
 
 /* ---- definitions ----------------------------------------------------- */
@@ -295,9 +303,16 @@ typedef struct ParamGroup {
     Loc loc;
 } ParamGroup;
 
+/* As with Expr, the kind's part `u` comes last and a definition is
+ * allocated only as long as its kind needs (ast_decl). */
 struct Decl {
-    DeclKind kind;
+    DeclKind kind : 8;
     Loc loc; /* first token */
+
+    /* set by sema */
+    Symbol *sym;    /* the defined symbol (first one for lists) */
+    Type *type;     /* TYPE: the defined type; subroutines: owner type or NULL */
+
     union {
         struct {                 /* DECL_TYPE */
             Ident name;
@@ -324,17 +339,18 @@ struct Decl {
             bool external;       /* IS EXTERNAL: body is NULL */
             Block *body;
         } subr;
-    } u;
-
-    /* set by sema */
-    Symbol *sym;    /* the defined symbol (first one for lists) */
-    Type *type;     /* TYPE: the defined type; subroutines: owner type or NULL */
+    } u; /* last: see above */
 };
 
 /* The whole translation unit. */
 typedef struct Program {
     const SourceFile *file;
     PtrVec parts; /* Decl*, in textual order */
+    /* syntax that only analysis reads: parameter groups (Decl.u.subr.params),
+       the lists of a type's elements and values (u.type.elems, u.type.enums)
+       and of an interface's names (u.iface.names); freed by sema_release,
+       which empties those lists (a child of the tree's arena) */
+    Arena *syntax;
 
     /* set by sema */
     SemaInfo *sema; /* types, symbols, scopes (NULL before analysis) */
@@ -345,6 +361,9 @@ typedef struct Program {
 /* The arena all constructors allocate from; set once per compilation. */
 void ast_set_arena(Arena *a);
 Arena *ast_arena(void);
+/* Where ast_param_group and ast_ident_new allocate (Program.syntax); NULL:
+ * the arena above. */
+void ast_set_syntax_arena(Arena *a);
 
 Expr *ast_expr(ExprKind kind, Loc loc);
 Expr *ast_int(uint64_t value, Loc loc);

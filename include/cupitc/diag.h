@@ -14,8 +14,11 @@
 
 typedef struct SourceFile {
     const char *name; /* as given on the command line */
-    const char *text; /* NUL-terminated copy of the contents */
+    const char *text; /* the contents, NUL-terminated: a copy, or a regular
+                         file mapped read-only (map_size bytes) */
     size_t len;       /* bytes, without the terminating NUL */
+    size_t map_size;  /* 0: text is a malloc'd copy */
+    /* made on first use (source_line): only messages need it */
     const char **line_starts; /* line_starts[i] = start of line i+1 */
     int nlines;
     int slot;         /* its slot in the table of Loc (0: none) */
@@ -46,6 +49,11 @@ SourceFile *source_read(const char *path, const char **why);
 /* Wraps an in-memory buffer (used by unit tests); the text is copied. */
 SourceFile *source_from_string(const char *name, const char *text, size_t len);
 void source_free(SourceFile *f);
+/* The start of line `line` (from 1) of f, NULL if there is no such line. */
+const char *source_line(const SourceFile *f, int line);
+/* The scanner is done with f: a mapped file's pages leave the process's
+ * memory (they come back from the file if a message shows a line). */
+void source_done_scanning(SourceFile *f);
 
 typedef struct DiagOptions {
     FILE *out;       /* default stderr */

@@ -31,6 +31,10 @@ bool out_commit(char *temp, const char *output);
 /* Removes the temporary file (if it still exists) and forgets it. */
 void out_discard(char *temp);
 
+/* Whether files a and b both exist and have the same contents (an output
+ * that would not change is left alone). */
+bool out_same_files(const char *a, const char *b);
+
 /* Installs handlers for the signals that end a process (SIGINT, SIGTERM,
  * SIGHUP, SIGPIPE, ...) that remove the registered temporary files before
  * the signal ends cupitc. */

@@ -111,45 +111,61 @@ typedef enum SubrContext {
     CTX__COUNT
 } SubrContext;
 
+/* What analysis alone needs of a subroutine: it lives in the analysis's
+ * own arena (SemaInfo.temp) and is gone after sema_release. */
+typedef struct SubrAnalysis {
+    PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
+    Symbol *last_caller; /* keeps callees[] duplicate-free */
+    /* object subroutines: the first construct of the body that needs ME's
+       place in a network (INDEX, group, interface and topology operations)
+       and the calls of object subroutines on ME/YOU, for the rule that a
+       MERGE procedure reaches none of them (docs/language-decisions.md) */
+    const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
+    Loc net_use_loc;
+    PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
+    Scope *scope;      /* parameter scope; the body's block scope is inside it */
+    PtrVec locals;     /* Symbol*: its parameters and local data objects (all
+                          blocks), in definition order (-Wall) */
+    struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
+} SubrAnalysis;
+
 /* What only subroutines have (kept apart: most symbols are data objects,
  * elements and parameters, and a large program has hundreds of thousands). */
 typedef struct SubrInfo {
     PtrVec params;     /* Symbol* SYM_PARAM in order (empty for RED/WTA/MERGE) */
     Type *result;      /* functions, REDUCTION: result type; WTA: Bool;
                           procedures, MERGE: NULL */
-    bool external;     /* IS EXTERNAL (no body) */
     SubrContext context;
+    bool external;     /* IS EXTERNAL (no body) */
     bool is_central_agent; /* global subroutine marked CA by §5.1 */
     bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
-    PtrVec callees;    /* Symbol*: global subroutines called directly (once each) */
-    /* object subroutines: the first construct of the body that needs ME's
-       place in a network (INDEX, group, interface and topology operations)
-       and the calls of object subroutines on ME/YOU, for the rule that a
-       MERGE procedure reaches none of them (docs/language-decisions.md) */
-    const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
     bool uses_random;  /* subroutines: the body evaluates RANDOM */
-
-    Loc net_use_loc;
-    PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
-    Symbol *last_caller; /* analysis bookkeeping: keeps callees[] duplicate-free */
-    Scope *scope;      /* parameter scope; the body's block scope is inside it */
-    PtrVec locals;     /* Symbol*: its parameters and local data objects (all
-                          blocks), in definition order */
-    struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
+    SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 
+/* Kinds and flags share the first word, and the last fields only some kinds
+ * have (sema_new_symbol allocates a symbol only as long as its kind needs):
+ * init only data objects and elements, the folded value only SYM_CONST
+ * symbols (read it only where has_value is set).  A large program has
+ * hundreds of thousands of symbols. */
 struct Symbol {
-    SymKind kind;
+    SymKind kind : 8;
+    Access access : 8; /* CONST/VAR/IO for data objects and parameters;
+                          ACCESS_NONE for elements and interfaces */
+    IfaceMode mode : 2; /* SYM_IFACE */
+    bool defined : 1;  /* analysis has reached the definition (names used
+                          earlier are "used before definition", §1.3) */
+    bool redefined : 1; /* a second definition of the name was reported: uses
+                          are not checked further (one error per mistake) */
+    bool is_global : 1; /* data objects: defined at top level */
+    /* CONST data objects (incl. true/false): the folded initializer value */
+    bool has_value : 1;
+    int uid;           /* unique in the program, in definition order; indexes
+                          analysis's use counts (sema_use) */
     const char *name;  /* interned */
     Loc loc;           /* where the name is defined */
     Decl *decl;        /* defining declaration (NULL for predefined symbols) */
-    InitId *init;      /* data objects and elements: name and initializer */
-    int uid;           /* unique in the program, in definition order */
-    bool defined;      /* analysis has reached the definition (names used
-                          earlier are "used before definition", §1.3) */
-    bool redefined;    /* a second definition of the name was reported: uses
-                          are not checked further (one error per mistake) */
     const char *cname; /* C-safe name, unique within its C scope:
                           types, globals: the CuPit name;
                           object subroutines: "Type_name"; merge: "Type_merge";
@@ -163,15 +179,11 @@ struct Symbol {
        SYM_TYPE: the type itself; SYM_ENUM: its SYMBOLIC type;
        functions: result type; REDUCTION/WTA: the operand type T */
     Type *type;
-    Access access;     /* CONST/VAR/IO for data objects and parameters;
-                          ACCESS_NONE for elements and interfaces */
-    IfaceMode mode;    /* SYM_IFACE */
     Type *owner;       /* elements, interfaces, object subroutines, merge:
                           the type they belong to; SYM_ENUM: the SYMBOLIC type */
     int index;         /* position within the owner's elems[] / ifaces[] /
                           subrs[] / values[]; parameters: position in params[];
                           global data objects: position in SemaInfo.data */
-    bool is_global;    /* data objects: defined at top level */
     Symbol *subr;      /* params and locals: the subroutine they belong to */
 
     /* subroutines (SYM_PROC, SYM_FUNC, SYM_REDUCTION, SYM_WTA, SYM_OBJPROC,
@@ -180,17 +192,12 @@ struct Symbol {
        silent change) */
     SubrInfo *sub;
 
-    /* uses, for the warnings of -Wall (src/sema/warnings.c) */
-    int reads, writes; /* data objects and parameters: named as a value /
-                          assigned with ':=' or REDUCTION INTO */
-    bool elem_reset;   /* elements: set outside MERGE other than by adding */
-    bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
-    Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0: none) */
-
-    /* CONST data objects (incl. true/false): the folded initializer value */
-    bool has_value;
-    int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
-    double const_real; /* Real */
+    /* only some kinds have these: see above */
+    InitId *init;      /* data objects and elements: name and initializer */
+    union {            /* SYM_CONST, when has_value */
+        int64_t const_int; /* integral, Bool (0/1), SYMBOLIC (ordinal) */
+        double const_real; /* Real */
+    };
 };
 
 /* ---- scopes ---------------------------------------------------------- */
@@ -219,9 +226,23 @@ Symbol *sema_scope_lookup(const Scope *s, const char *name);
 
 /* ---- the analysed program ------------------------------------------- */
 
+/* How analysis has seen a symbol used, for the warnings of -Wall
+ * (src/sema/warnings.c); sema_use finds it. */
+typedef struct SymUse {
+    int reads, writes; /* data objects and parameters: named as a value /
+                          assigned with ':=' or REDUCTION INTO */
+    Loc merge_sum;     /* elements: where a MERGE adds YOU's value (line 0:
+                          none) */
+    bool elem_reset;   /* elements: set outside MERGE other than by adding */
+    bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
+} SymUse;
+
 typedef struct SemaInfo {
     Arena *arena;
-    Scope *globals;
+    /* what only analysis and its warnings need: scopes, SubrAnalysis, use
+       counts; freed by sema_release (a child of `arena`, freed with it) */
+    Arena *temp;
+    Scope *globals;    /* NULL after sema_release */
     Type *builtin[TY__COUNT]; /* TY_ERROR .. TY_REALERVAL; NULL for the rest */
     PtrVec types;      /* Type*: user-defined types in definition order */
     PtrVec data;       /* Symbol*: global data objects in textual order
@@ -235,6 +256,7 @@ typedef struct SemaInfo {
     Symbol *sym_true, *sym_false;
     int next_type_id, next_uid; /* counters for Type.id and Symbol.uid */
     Scope *reported;   /* analysis bookkeeping: missing members already reported */
+    PtrVec use_pages;  /* SymUse[USE_PAGE] each, by Symbol.uid (sema_use) */
 } SemaInfo;
 
 /* Analyses the whole program, reporting through diag.h.  Returns false if
@@ -244,6 +266,12 @@ bool sema_analyze(Program *prog, Arena *arena);
  * unused variables and parameters, values stored and never read, and
  * MERGE procedures that add up an element nothing ever resets. */
 void sema_warnings(Program *prog);
+/* Frees what only analysis and its warnings need: Program.syntax (the lists
+ * it names become empty); SemaInfo.temp, i.e. the scopes (SemaInfo.globals
+ * and Type.members are set to NULL), SubrInfo.an (set to NULL) and the use
+ * counts; and the arena's table of interned names (nothing is interned
+ * after analysis).  Later phases read the rest of the annotated tree. */
+void sema_release(Program *prog);
 
 /* A fresh model with the predefined types and constants only (used by
  * sema_analyze and by unit tests of the type rules). */
@@ -302,7 +330,6 @@ void type_int_range(const Type *t, int64_t *lo, int64_t *hi);
  *
  * Decl:  sym = the (first) defined symbol; every InitId.sym is set.
  *        TYPE: type = the type.  Subroutines: type = owner type or NULL.
- * Block: scope = the statement list's SCOPE_BLOCK.
  * Expr:  type  = value type; for VC_PV / VC_PVS the type of ONE element
  *                (ME.hid[] -> SigmoidNode, net[] -> Mlp, ME.in[] -> Weight,
  *                ME.in[].out -> Real); bare interfaces ME.i have the

@@ -824,6 +824,7 @@ static void types(Pc *p)
         default:
             break;
         }
+        reset_scratch(p);
     }
     emit(p->out, "%s", "");
 }
@@ -850,6 +851,7 @@ static void statics(Pc *p)
         } else {
             emit(p->out, "static CP_UNUSED %s;", d);
         }
+        reset_scratch(p);
     }
     emit(p->out, "%s", "");
     reset_scratch(p);
@@ -887,6 +889,7 @@ bool print_c_module(const IrModule *m, Emitter *out, const IrBodyHooks *hooks)
             emit(out, "extern %s;", signature(&p, f));
         else if (!f->exported)
             emit(out, "%s;", signature(&p, f));
+        reset_scratch(&p);
     }
     emit(out, "%s", "");
     reset_scratch(&p);

@@ -52,18 +52,25 @@ void ptrmap_put(Arena *arena, PtrMap *m, const void *a, const void *b, int c, vo
         insert(m->slots, m->nslots, a, b, c, value);
         return;
     }
-    if (2 * (m->used + 1) > m->nslots) {
+    if (4 * (m->used + 1) > 3 * m->nslots) { /* at most 3/4 full */
         int n = m->nslots ? 2 * m->nslots : 64;
         struct PtrMapSlot *slots = arena_alloc(arena, (size_t)n * sizeof *slots);
         for (int i = 0; i < m->nslots; i++)
             if (m->slots[i].value)
                 insert(slots, n, m->slots[i].a, m->slots[i].b, m->slots[i].c,
                        m->slots[i].value);
+        arena_release(arena, m->slots, (size_t)m->nslots * sizeof *slots);
         m->slots = slots;
         m->nslots = n;
     }
     insert(m->slots, m->nslots, a, b, c, value);
     m->used++;
+}
+
+void ptrmap_free(Arena *arena, PtrMap *m)
+{
+    arena_release(arena, m->slots, (size_t)m->nslots * sizeof *m->slots);
+    *m = (PtrMap){0};
 }
 
 /* ---- the pass ------------------------------------------------------------------ */

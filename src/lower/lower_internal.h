@@ -18,6 +18,8 @@ typedef struct PtrMap {
 
 void *ptrmap_get(const PtrMap *m, const void *a, const void *b, int c);
 void ptrmap_put(Arena *arena, PtrMap *m, const void *a, const void *b, int c, void *value);
+/* Empties m, giving its table back to the arena (arena_release). */
+void ptrmap_free(Arena *arena, PtrMap *m);
 
 struct LowerPlan {
     Arena *arena;

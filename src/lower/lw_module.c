@@ -240,6 +240,7 @@ static void compute_may_topo(Lw *lw)
                 }
         }
     }
+    arena_release(lw->arena, scans, (size_t)(subrs->len + 1) * sizeof *scans);
 }
 
 /* ---- function instances --------------------------------------------------------- */

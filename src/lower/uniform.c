@@ -787,7 +787,7 @@ void lower_uniform(LowerPlan *p)
     /* locals and parameters only ever become diverged: repeat until stable */
     for (int round = 0; round < 100; round++) {
         c.changed = false;
-        c.calls = (PtrMap){0}; /* the last round's verdicts count */
+        ptrmap_free(p->arena, &c.calls); /* the last round's verdicts count */
         memset(c.ever, 0, (size_t)c.nloc);
         CaState *st = st_new(&c);
         c.stack.len = 0;
@@ -819,5 +819,9 @@ void lower_uniform(LowerPlan *p)
             }
         }
     }
+    ptrmap_free(p->arena, &c.loc_ids); /* the analysis's own maps */
+    ptrmap_free(p->arena, &c.div);
+    if (c.gave_up)
+        ptrmap_free(p->arena, &c.calls);
     free(c.ever);
 }

@@ -98,8 +98,8 @@ static void note_ca_reason(const Symbol *s)
                   "variable", s->name);
         return;
     }
-    for (int i = 0; i < s->sub->callees.len; i++) {
-        const Symbol *callee = VEC_AT(s->sub->callees, i, Symbol);
+    for (int i = 0; i < s->sub->an->callees.len; i++) {
+        const Symbol *callee = VEC_AT(s->sub->an->callees, i, Symbol);
         if (callee->sub->is_central_agent) {
             diag_note(s->loc, "'%s' belongs to the central agent because it calls '%s', "
                       "which does", s->name, callee->name);
@@ -119,10 +119,10 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
     }
     /* Bodies are analysed one at a time, so remembering the last caller is
      * enough to record each callee once. */
-    if (!c->subr || callee->sub->last_caller == c->subr)
+    if (!c->subr || callee->sub->an->last_caller == c->subr)
         return;
-    callee->sub->last_caller = c->subr;
-    vec_push(c->si->arena, &c->subr->sub->callees, callee);
+    callee->sub->an->last_caller = c->subr;
+    vec_push(c->si->temp, &c->subr->sub->an->callees, callee);
 }
 
 void sema_check_var_param_rule(Ctx *c, Symbol *callee, Loc at)
@@ -411,7 +411,7 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         sema_note_net_use(c, e->loc, "a group procedure call");
     else if (c->subr && (obj->kind == EXPR_ME || obj->kind == EXPR_YOU) && m->owner &&
              m->owner->kind != TY_RECORD)
-        vec_push(c->si->arena, &c->subr->sub->me_calls, e);
+        vec_push(c->si->temp, &c->subr->sub->an->me_calls, e);
     sema_check_var_param_rule(c, m, mid.loc);
     sema_check_args(c, m, args, mid.loc);
     e->type = m->sub->result;

@@ -91,8 +91,8 @@ void sema_classify_central_agent(SemaInfo *si)
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
             if (!is_global_subr(s) || s->sub->is_central_agent || s->sub->external)
                 continue;
-            for (int j = 0; j < s->sub->callees.len; j++) {
-                if (VEC_AT(s->sub->callees, j, Symbol)->sub->is_central_agent) {
+            for (int j = 0; j < s->sub->an->callees.len; j++) {
+                if (VEC_AT(s->sub->an->callees, j, Symbol)->sub->is_central_agent) {
                     s->sub->is_central_agent = true;
                     changed = true;
                     break;

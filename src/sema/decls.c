@@ -53,10 +53,11 @@ Type *sema_resolve_type(Ctx *c, Ident id)
 static Loc word_after(Loc at, const char *word)
 {
     const SourceFile *f = loc_file(at);
-    if (!f || at.line < 1 || at.line > f->nlines)
+    const char *line_start = source_line(f, at.line);
+    if (!line_start)
         return at;
     size_t n = strlen(word);
-    const char *p = f->line_starts[at.line - 1] + at.col - 1, *end = f->text + f->len;
+    const char *p = line_start + at.col - 1, *end = f->text + f->len;
     int line = at.line, col = (int)at.col;
     for (int budget = 400; p + n <= end && budget > 0; p++, budget--) {
         bool start = p == f->text || !(p[-1] >= 'A' && p[-1] <= 'Z');
@@ -246,7 +247,7 @@ static void data_decl(Ctx *c, Decl *d, bool global)
         /* A top-level local may not repeat a parameter's name (§1.5). */
         Scope *params = c->scope->parent;
         Symbol *p = params && params->kind == SCOPE_PARAMS && c->subr &&
-                            c->subr->sub->scope == params
+                            c->subr->sub->an->scope == params
                         ? sema_scope_find(params, sym->name) : NULL;
         if (p) {
             diag_error(sym->loc, "redefinition of '%s'", sym->name);
@@ -279,8 +280,8 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = init_ctx(si, si->globals, false);
     sym->sub->external = d->u.subr.external;
-    sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-    sym->sub->scope->subr = sym;
+    sym->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+    sym->sub->an->scope->subr = sym;
     bool func = sym->kind == SYM_FUNC || sym->kind == SYM_OBJFUNC;
     for (int g = 0; g < d->u.subr.params.len; g++) {
         ParamGroup *pg = VEC_AT(d->u.subr.params, g, ParamGroup);
@@ -299,7 +300,7 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
             p->index = sym->sub->params.len;
             p->defined = true;
             vec_push(si->arena, &sym->sub->params, p);
-            if (sema_declare(si, sym->sub->scope, p))
+            if (sema_declare(si, sym->sub->an->scope, p))
                 sema_assign_local_cname(si, sym, p);
         }
     }
@@ -316,10 +317,13 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = {0};
+    /* the names reported as undefined in this body: most bodies have none,
+       so the scope lives here and takes arena memory only when one is added */
+    Scope undefined = {.kind = SCOPE_BLOCK};
     c.si = si;
     c.subr = sym;
-    c.scope = sym->sub->scope;
-    c.undefined = sema_scope_new(si, SCOPE_BLOCK, NULL);
+    c.scope = sym->sub->an->scope;
+    c.undefined = &undefined;
     c.owner = sym->owner;
     switch (sym->kind) {
     case SYM_PROC: case SYM_FUNC:
@@ -355,8 +359,8 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
         /* §5.1, incrementally: every callee is defined earlier, so its
          * classification is already final. */
         bool ca = sym->sub->is_central_agent || sym->sub->mentions_network;
-        for (int i = 0; i < sym->sub->callees.len && !ca; i++)
-            ca = VEC_AT(sym->sub->callees, i, Symbol)->sub->is_central_agent;
+        for (int i = 0; i < sym->sub->an->callees.len && !ca; i++)
+            ca = VEC_AT(sym->sub->an->callees, i, Symbol)->sub->is_central_agent;
         sym->sub->is_central_agent = ca;
     }
 }
@@ -389,8 +393,8 @@ static void global_subr(SemaInfo *si, Decl *d)
         }
         sym->type = t;
         sym->sub->result = d->kind == DECL_WTA ? si->builtin[TY_BOOL] : t;
-        sym->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-        sym->sub->scope->subr = sym;
+        sym->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+        sym->sub->an->scope->subr = sym;
     } else {
         subr_header(si, d, sym);
         check_standard(sym);
@@ -535,8 +539,8 @@ static void declare_members(SemaInfo *si, Decl *td, Type *t)
             m->decl = d;
             m->owner = t;
             m->cname = arena_printf(si->arena, "%s_merge", t->name);
-            m->sub->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
-            m->sub->scope->subr = m;
+            m->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
+            m->sub->an->scope->subr = m;
             d->sym = m;
             if (t->merge) {
                 diag_error(d->loc, "type '%s' has more than one MERGE procedure", t->name);
@@ -733,8 +737,33 @@ void sema_declare_globals(SemaInfo *si, Program *prog)
     }
 }
 
+/* Room for every subroutine and type in si->subrs and si->types: they are
+   filled between other allocations, so growing them would leave each old
+   array behind. */
+static void reserve_lists(SemaInfo *si, const Program *prog)
+{
+    int subrs = 0, types = 0;
+    for (int i = 0; i < prog->parts.len; i++) {
+        const Decl *d = VEC_AT(prog->parts, i, Decl);
+        if (d->kind == DECL_DATA)
+            continue;
+        if (d->kind != DECL_TYPE) {
+            subrs++;
+            continue;
+        }
+        types++;
+        for (int j = 0; j < d->u.type.elems.len; j++) {
+            DeclKind k = VEC_AT(d->u.type.elems, j, Decl)->kind;
+            subrs += k == DECL_PROC || k == DECL_FUNC || k == DECL_MERGE;
+        }
+    }
+    vec_reserve(si->arena, &si->subrs, si->subrs.len + subrs);
+    vec_reserve(si->arena, &si->types, si->types.len + types);
+}
+
 void sema_analyze_parts(SemaInfo *si, Program *prog)
 {
+    reserve_lists(si, prog);
     for (int i = 0; i < prog->parts.len; i++) {
         Decl *d = VEC_AT(prog->parts, i, Decl);
         switch (d->kind) {

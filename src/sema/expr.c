@@ -115,7 +115,7 @@ static Type *name_expr(Ctx *c, Expr *e)
     e->sym = sym;
     switch (sym->kind) {
     case SYM_CONST: case SYM_VAR: case SYM_IO: case SYM_PARAM:
-        sym->reads++; /* an assignment target is recounted by stmt.c */
+        sema_use(c->si, sym)->reads++; /* an assignment target is recounted by stmt.c */
         if (is_network_var(sym) && !sema_note_network_use(c, e))
             return error_type(c, e);
         if (broken(sym->type))

@@ -12,9 +12,9 @@
 void sema_note_net_use(Ctx *c, Loc at, const char *what)
 {
     Symbol *s = c->subr;
-    if (s && !s->sub->net_use && (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC)) {
-        s->sub->net_use = what;
-        s->sub->net_use_loc = at;
+    if (s && !s->sub->an->net_use && (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC)) {
+        s->sub->an->net_use = what;
+        s->sub->an->net_use_loc = at;
     }
 }
 
@@ -32,11 +32,11 @@ static Symbol *find_use(SemaInfo *si, Symbol *s, PtrVec *visited)
 {
     if (!s || seen(visited, s))
         return NULL;
-    vec_push(si->arena, visited, s);
-    if (s->sub->net_use)
+    vec_push(si->temp, visited, s);
+    if (s->sub->an->net_use)
         return s;
-    for (int i = 0; i < s->sub->me_calls.len; i++) {
-        Symbol *hit = find_use(si, VEC_AT(s->sub->me_calls, i, Expr)->sym, visited);
+    for (int i = 0; i < s->sub->an->me_calls.len; i++) {
+        Symbol *hit = find_use(si, VEC_AT(s->sub->an->me_calls, i, Expr)->sym, visited);
         if (hit)
             return hit;
     }
@@ -49,8 +49,8 @@ void sema_check_merge_calls(SemaInfo *si)
         Symbol *m = VEC_AT(si->subrs, i, Symbol);
         if (m->kind != SYM_MERGE)
             continue;
-        for (int j = 0; j < m->sub->me_calls.len; j++) {
-            Expr *call = VEC_AT(m->sub->me_calls, j, Expr);
+        for (int j = 0; j < m->sub->an->me_calls.len; j++) {
+            Expr *call = VEC_AT(m->sub->an->me_calls, j, Expr);
             PtrVec visited = {0};
             Symbol *hit = find_use(si, call->sym, &visited);
             if (!hit)
@@ -60,12 +60,12 @@ void sema_check_merge_calls(SemaInfo *si)
             if (hit == call->sym)
                 diag_error(call->u.objcall.method.loc, "a MERGE procedure cannot call '%s': "
                            "it uses %s, which needs the object's place in a network (%s)",
-                           call->sym->name, hit->sub->net_use, why);
+                           call->sym->name, hit->sub->an->net_use, why);
             else
                 diag_error(call->u.objcall.method.loc, "a MERGE procedure cannot call '%s': "
                            "it calls '%s', which uses %s, which needs the object's place "
-                           "in a network (%s)", call->sym->name, hit->name, hit->sub->net_use, why);
-            diag_note(hit->sub->net_use_loc, "%s is used here, in '%s'", hit->sub->net_use, hit->name);
+                           "in a network (%s)", call->sym->name, hit->name, hit->sub->an->net_use, why);
+            diag_note(hit->sub->an->net_use_loc, "%s is used here, in '%s'", hit->sub->an->net_use, hit->name);
         }
     }
 }

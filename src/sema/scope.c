@@ -3,6 +3,7 @@
  * A scope is an ordered list of symbols plus a hash table over their
  * interned names.  Duplicates are reported here, once, with a note at the
  * first definition (semantics.md §1.5). */
+#include <stddef.h>
 #include <string.h>
 
 #include "sema_internal.h"
@@ -42,9 +43,11 @@ const char *sema_sym_what(const Symbol *sym)
     }
 }
 
+/* Scopes, their tables and everything else only analysis needs come from
+   si->temp, which sema_release frees before the later phases run. */
 Scope *sema_scope_new(SemaInfo *si, ScopeKind kind, Scope *parent)
 {
-    Scope *s = arena_alloc(si->arena, sizeof *s);
+    Scope *s = arena_alloc(si->temp, sizeof *s);
     s->kind = kind;
     s->parent = parent;
     return s;
@@ -55,7 +58,7 @@ static unsigned hash_name(const char *name, int nslots)
     uintptr_t h = (uintptr_t)name;
     h ^= h >> 17;
     h *= 0x9E3779B1u;
-    return (unsigned)(h % (uintptr_t)nslots);
+    return (unsigned)h & (unsigned)(nslots - 1); /* nslots: a power of two */
 }
 
 Symbol *sema_scope_find(const Scope *s, const char *name)
@@ -70,7 +73,7 @@ Symbol *sema_scope_find(const Scope *s, const char *name)
         }
         return NULL;
     }
-    for (unsigned i = hash_name(name, s->nslots);; i = (i + 1) % (unsigned)s->nslots) {
+    for (unsigned i = hash_name(name, s->nslots);; i = (i + 1) & (unsigned)(s->nslots - 1)) {
         Symbol *sym = s->slots[i];
         if (!sym || sym->name == name)
             return sym;
@@ -90,20 +93,20 @@ Symbol *sema_scope_lookup(const Scope *s, const char *name)
 static void rehash(SemaInfo *si, Scope *s)
 {
     int n = s->nslots ? s->nslots * 2 : 64;
-    s->slots = arena_alloc(si->arena, (size_t)n * sizeof *s->slots);
+    s->slots = arena_alloc(si->temp, (size_t)n * sizeof *s->slots);
     s->nslots = n;
     for (int i = 0; i < s->syms.len; i++) {
         Symbol *sym = VEC_AT(s->syms, i, Symbol);
         unsigned j = hash_name(sym->name, n);
         while (s->slots[j])
-            j = (j + 1) % (unsigned)n;
+            j = (j + 1) & (unsigned)(n - 1);
         s->slots[j] = sym;
     }
 }
 
 void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym)
 {
-    vec_push(si->arena, &s->syms, sym);
+    vec_push(si->temp, &s->syms, sym);
     if (s->syms.len < 16)
         return;
     if (!s->slots || s->syms.len * 2 > s->nslots) {
@@ -112,7 +115,7 @@ void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym)
     }
     unsigned j = hash_name(sym->name, s->nslots);
     while (s->slots[j])
-        j = (j + 1) % (unsigned)s->nslots;
+        j = (j + 1) & (unsigned)(s->nslots - 1);
     s->slots[j] = sym;
 }
 
@@ -142,12 +145,19 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
 {
     static const SubrInfo no_subr; /* in read-only memory */
-    Symbol *sym = arena_alloc(si->arena, sizeof *sym);
+    /* only data objects and elements have an initializer, only CONST data
+       objects a folded value: the other symbols end before them */
+    size_t size = kind == SYM_CONST ? sizeof(Symbol)
+                  : kind == SYM_VAR || kind == SYM_IO || kind == SYM_ELEM
+                      ? offsetof(Symbol, const_int)
+                      : offsetof(Symbol, init);
+    Symbol *sym = arena_alloc(si->arena, size);
     sym->kind = kind;
     switch (kind) {
     case SYM_PROC: case SYM_FUNC: case SYM_REDUCTION: case SYM_WTA:
     case SYM_OBJPROC: case SYM_OBJFUNC: case SYM_MERGE:
         sym->sub = arena_alloc(si->arena, sizeof *sym->sub);
+        sym->sub->an = arena_alloc(si->temp, sizeof *sym->sub->an);
         break;
     default:
         sym->sub = (SubrInfo *)&no_subr;
@@ -160,10 +170,20 @@ Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc)
     return sym;
 }
 
+enum { USE_PAGE = 4096 }; /* SymUse records per page of si->use_pages */
+
+SymUse *sema_use(SemaInfo *si, const Symbol *sym)
+{
+    int page = sym->uid / USE_PAGE;
+    while (si->use_pages.len <= page)
+        vec_push(si->temp, &si->use_pages, arena_alloc(si->temp, USE_PAGE * sizeof(SymUse)));
+    return &VEC_AT(si->use_pages, page, SymUse)[sym->uid % USE_PAGE];
+}
+
 bool sema_report_once(Ctx *c, const Type *t, const char *name)
 {
     SemaInfo *si = c->si;
-    const char *key = intern_cstr(si->arena, arena_printf(si->arena, "%s.%s", t->name, name));
+    const char *key = intern_cstr(si->arena, arena_printf(si->temp, "%s.%s", t->name, name));
     if (sema_scope_find(si->reported, key))
         return false;
     sema_scope_add(si, si->reported, sema_new_symbol(si, SYM_ELEM, key, (Loc){0}));
@@ -193,8 +213,8 @@ static int *name_count(SemaInfo *si, struct LocalNames *t, const char *name)
     if (2 * (t->len + 1) > t->cap) {
         struct LocalNames old = *t;
         t->cap = old.cap ? old.cap * 2 : 64;
-        t->keys = arena_alloc(si->arena, (size_t)t->cap * sizeof *t->keys);
-        t->counts = arena_alloc(si->arena, (size_t)t->cap * sizeof *t->counts);
+        t->keys = arena_alloc(si->temp, (size_t)t->cap * sizeof *t->keys);
+        t->counts = arena_alloc(si->temp, (size_t)t->cap * sizeof *t->counts);
         memset(t->keys, 0, (size_t)t->cap * sizeof *t->keys);
         t->len = 0;
         for (int i = 0; i < old.cap; i++)
@@ -217,23 +237,23 @@ void sema_assign_local_cname(SemaInfo *si, Symbol *subr, Symbol *sym)
     if (!subr)
         return;
     enum { SCAN_MAX = 32 }; /* few locals (the usual case): a scan, no table */
-    if (subr->sub->locals.len < SCAN_MAX && !subr->sub->local_names) {
+    if (subr->sub->an->locals.len < SCAN_MAX && !subr->sub->an->local_names) {
         int count = 0;
-        for (int i = 0; i < subr->sub->locals.len; i++)
-            if (VEC_AT(subr->sub->locals, i, Symbol)->name == sym->name)
+        for (int i = 0; i < subr->sub->an->locals.len; i++)
+            if (VEC_AT(subr->sub->an->locals, i, Symbol)->name == sym->name)
                 count++;
-        vec_push(si->arena, &subr->sub->locals, sym);
+        vec_push(si->temp, &subr->sub->an->locals, sym);
         sym->cname = count ? arena_printf(si->arena, "%s_%d", sym->name, count + 1) : sym->name;
         return;
     }
-    if (!subr->sub->local_names) { /* the table takes over from the scan */
-        subr->sub->local_names = arena_alloc(si->arena, sizeof *subr->sub->local_names);
-        memset(subr->sub->local_names, 0, sizeof *subr->sub->local_names);
-        for (int i = 0; i < subr->sub->locals.len; i++)
-            (*name_count(si, subr->sub->local_names, VEC_AT(subr->sub->locals, i, Symbol)->name))++;
+    if (!subr->sub->an->local_names) { /* the table takes over from the scan */
+        subr->sub->an->local_names = arena_alloc(si->temp, sizeof *subr->sub->an->local_names);
+        memset(subr->sub->an->local_names, 0, sizeof *subr->sub->an->local_names);
+        for (int i = 0; i < subr->sub->an->locals.len; i++)
+            (*name_count(si, subr->sub->an->local_names, VEC_AT(subr->sub->an->locals, i, Symbol)->name))++;
     }
-    int *count = name_count(si, subr->sub->local_names, sym->name);
-    vec_push(si->arena, &subr->sub->locals, sym);
+    int *count = name_count(si, subr->sub->an->local_names, sym->name);
+    vec_push(si->temp, &subr->sub->an->locals, sym);
     sym->cname = *count ? arena_printf(si->arena, "%s_%d", sym->name, *count + 1) : sym->name;
     (*count)++;
 }

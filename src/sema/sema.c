@@ -9,6 +9,7 @@ SemaInfo *sema_info_new(Arena *arena)
 {
     SemaInfo *si = arena_alloc(arena, sizeof *si);
     si->arena = arena;
+    si->temp = arena_new_child(arena);
     si->globals = sema_scope_new(si, SCOPE_GLOBAL, NULL);
     si->reported = sema_scope_new(si, SCOPE_BLOCK, NULL);
     sema_make_builtins(si);
@@ -61,6 +62,48 @@ static void check_program(SemaInfo *si, const Program *prog)
         return;
     }
     si->program = p;
+}
+
+/* Empties the lists of d that live in Program.syntax. */
+static void forget_syntax(Decl *d)
+{
+    switch (d->kind) {
+    case DECL_TYPE:
+        for (int i = 0; i < d->u.type.elems.len; i++)
+            forget_syntax(VEC_AT(d->u.type.elems, i, Decl));
+        d->u.type.elems = d->u.type.enums = (PtrVec){0};
+        break;
+    case DECL_IFACE:
+        d->u.iface.names = (PtrVec){0};
+        break;
+    case DECL_PROC: case DECL_FUNC: case DECL_REDUCTION: case DECL_WTA: case DECL_MERGE:
+        d->u.subr.params = (PtrVec){0};
+        break;
+    default:
+        break;
+    }
+}
+
+void sema_release(Program *prog)
+{
+    if (prog->syntax) {
+        for (int i = 0; i < prog->parts.len; i++)
+            forget_syntax(VEC_AT(prog->parts, i, Decl));
+        arena_free(prog->syntax);
+        prog->syntax = NULL;
+    }
+    SemaInfo *si = prog->sema;
+    if (!si || !si->temp)
+        return;
+    for (int i = 0; i < si->types.len; i++)
+        VEC_AT(si->types, i, Type)->members = NULL;
+    for (int i = 0; i < si->subrs.len; i++)
+        VEC_AT(si->subrs, i, Symbol)->sub->an = NULL;
+    si->globals = si->reported = NULL;
+    si->use_pages = (PtrVec){0};
+    arena_free(si->temp);
+    si->temp = NULL;
+    arena_end_interning(si->arena); /* names are interned by the scanner and analysis only */
 }
 
 bool sema_analyze(Program *prog, Arena *arena)

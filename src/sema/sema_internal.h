@@ -69,6 +69,8 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym);
 /* Adds without duplicate check (the caller knows the name is free). */
 void sema_scope_add(SemaInfo *si, Scope *s, Symbol *sym);
 Symbol *sema_new_symbol(SemaInfo *si, SymKind kind, const char *name, Loc loc);
+/* How analysis has seen sym used (-Wall). */
+SymUse *sema_use(SemaInfo *si, const Symbol *sym);
 /* "function", "data object", ... for messages. */
 const char *sema_sym_what(const Symbol *sym);
 /* A missing member is reported once per program and (type, name): true

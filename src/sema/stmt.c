@@ -20,7 +20,6 @@ void sema_block(Ctx *c, Block *b)
         s = sema_scope_new(c->si, SCOPE_BLOCK, outer);
         s->subr = c->subr;
     }
-    b->scope = s;
     c->scope = s;
     for (int i = 0; i < b->defs.len; i++)
         sema_local_data(c, VEC_AT(b->defs, i, Decl));

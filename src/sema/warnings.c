@@ -34,10 +34,11 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
     if (!target || !target->sym)
         return;
     Symbol *sym = target->sym;
+    SymUse *use = sema_use(c->si, sym);
     if (target->kind == EXPR_NAME) {
         if (op == ASSIGN_SET) {
-            sym->reads--; /* counted as a read by the name's analysis */
-            sym->writes++;
+            use->reads--; /* counted as a read by the name's analysis */
+            use->writes++;
         }
         return;
     }
@@ -47,13 +48,13 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
         Expr *v = value;
         if (op == ASSIGN_ADD && v && v->kind == EXPR_SELECT && v->sym == sym &&
             v->u.select.obj->kind == EXPR_YOU && target->u.select.obj->kind == EXPR_ME)
-            sym->merge_sum = target->loc;
+            use->merge_sum = target->loc;
         return;
     }
     if (op == ASSIGN_ADD || (op == ASSIGN_SET && mentions_elem(value, sym)))
-        sym->elem_added = true;
+        use->elem_added = true;
     else
-        sym->elem_reset = true;
+        use->elem_reset = true;
 }
 
 static bool has_body(const Symbol *s)
@@ -61,30 +62,32 @@ static bool has_body(const Symbol *s)
     return s->decl && !s->sub->external && s->decl->u.subr.body;
 }
 
-static void locals(const Symbol *subr)
+static void locals(SemaInfo *si, const Symbol *subr)
 {
-    for (int i = 0; i < subr->sub->locals.len; i++) {
-        const Symbol *v = VEC_AT(subr->sub->locals, i, Symbol);
+    for (int i = 0; i < subr->sub->an->locals.len; i++) {
+        const Symbol *v = VEC_AT(subr->sub->an->locals, i, Symbol);
         if (!v->name || v->redefined)
             continue;
+        const SymUse *use = sema_use(si, v);
         if (v->kind == SYM_PARAM) {
-            if (v->reads <= 0 && v->writes == 0)
+            if (use->reads <= 0 && use->writes == 0)
                 diag_warning(v->loc, "unused parameter '%s' [-Wunused-parameter]", v->name);
-        } else if (v->reads <= 0 && v->writes == 0) {
+        } else if (use->reads <= 0 && use->writes == 0) {
             diag_warning(v->loc, "unused variable '%s' [-Wunused-variable]", v->name);
-        } else if (v->reads <= 0) {
+        } else if (use->reads <= 0) {
             diag_warning(v->loc, "variable '%s' is set but never read "
                          "[-Wunused-but-set-variable]", v->name);
         }
     }
 }
 
-static void merge_counters(const Type *t)
+static void merge_counters(SemaInfo *si, const Type *t)
 {
     for (int i = 0; i < t->elems.len; i++) {
         const Symbol *e = VEC_AT(t->elems, i, Symbol);
-        if (e->merge_sum.line > 0 && e->elem_added && !e->elem_reset) {
-            diag_warning(e->merge_sum, "MERGE adds up '%s', which the program only ever adds "
+        const SymUse *use = sema_use(si, e);
+        if (use->merge_sum.line > 0 && use->elem_added && !use->elem_reset) {
+            diag_warning(use->merge_sum, "MERGE adds up '%s', which the program only ever adds "
                          "to: after each MERGE every replicate holds the sum, so it grows "
                          "without bound [-Wmerge-accumulates]", e->name);
             diag_note(e->loc, "reset '%s' (e.g. ME.%s := 0) after each MERGE, or merge it "
@@ -96,13 +99,13 @@ static void merge_counters(const Type *t)
 void sema_warnings(Program *prog)
 {
     SemaInfo *si = prog->sema;
-    if (!si)
+    if (!si || !si->temp)
         return;
     for (int i = 0; i < si->subrs.len; i++) {
         const Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (has_body(s))
-            locals(s);
+            locals(si, s);
     }
     for (int i = 0; i < si->types.len; i++)
-        merge_counters(VEC_AT(si->types, i, Type));
+        merge_counters(si, VEC_AT(si->types, i, Type));
 }

@@ -1,6 +1,6 @@
 /* check_memory.c -- unit tests of the compiler's storage: the arena
- * (src/arena.c), the streaming C emitter (src/cgen/emit.c) and source
- * locations (src/diag.c). */
+ * (src/arena.c), the streaming C emitter (src/emit_c/emit.c) and source
+ * files and locations (src/diag.c). */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -176,6 +176,144 @@ START_TEST(test_loc_names_its_file)
 }
 END_TEST
 
+START_TEST(test_arena_blocks_between_chunk_sizes)
+{
+    /* the first chunks are small: a block larger than them but smaller than
+       a full chunk gets room of its own, and small allocations go on */
+    Arena *a = arena_new();
+    char *first = arena_alloc(a, 8);
+    size_t mid = 300u * 1024;
+    unsigned char *p = arena_alloc(a, mid);
+    ck_assert(all_zero(p, mid));
+    memset(p, 0xCD, mid);
+    for (int i = 0; i < 100000; i++) {
+        unsigned char *q = arena_alloc(a, 40);
+        ck_assert(all_zero(q, 40));
+        memset(q, 0xEF, 40);
+    }
+    ck_assert(p[0] == 0xCD && p[mid - 1] == 0xCD && all_zero(first, 8));
+    arena_reset(a);
+    unsigned char *r = arena_alloc(a, 64);
+    ck_assert(all_zero(r, 64)); /* the chunk kept by reset is cleared */
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(test_arena_children_and_release)
+{
+    Arena *a = arena_new();
+    Arena *c1 = arena_new_child(a), *c2 = arena_new_child(a);
+    memset(arena_alloc(c1, 100), 1, 100);
+    memset(arena_alloc(c2, 3u * 1024 * 1024), 2, 3u * 1024 * 1024);
+    arena_free(c1); /* early: unlinked from its parent */
+    /* a large block given back, and one that stays in use */
+    size_t big = 512u * 1024;
+    unsigned char *gone = arena_alloc(a, big), *kept = arena_alloc(a, big);
+    memset(gone, 3, big);
+    memset(kept, 4, big);
+    arena_release(a, gone, big);
+    arena_release(a, arena_alloc(a, 24), 24); /* small: stays until the arena goes */
+    unsigned char *again = arena_alloc(a, big);
+    ck_assert(all_zero(again, big));
+    ck_assert(kept[0] == 4 && kept[big - 1] == 4);
+    arena_free(a); /* frees c2 with it */
+}
+END_TEST
+
+START_TEST(test_arena_reuses_chunks_cleared)
+{
+    /* the full-size chunks of a freed arena are taken by the next one that
+       grows: what they held must not show */
+    for (int round = 0; round < 3; round++) {
+        Arena *a = arena_new();
+        for (int i = 0; i < 100000; i++) {
+            unsigned char *p = arena_alloc(a, 80);
+            ck_assert_msg(all_zero(p, 80), "round %d allocation %d not zero", round, i);
+            memset(p, 0xAB, 80);
+        }
+        arena_free(a);
+    }
+}
+END_TEST
+
+START_TEST(test_arena_reserve_and_interning)
+{
+    Arena *a = arena_new();
+    PtrVec v = {0};
+    static int items[100];
+    vec_push(a, &v, &items[0]);
+    vec_reserve(a, &v, 100);
+    ck_assert_int_ge(v.cap, 100);
+    void **room = v.items;
+    for (int i = 1; i < 100; i++) {
+        arena_alloc(a, 24); /* interleaved: growth would have to copy */
+        vec_push(a, &v, &items[i]);
+    }
+    ck_assert_ptr_eq(v.items, room); /* no copy within the reserved room */
+    for (int i = 0; i < 100; i++)
+        ck_assert_ptr_eq(VEC_AT(v, i, int), &items[i]);
+    const char *name = intern_cstr(a, "weight");
+    ck_assert_ptr_eq(intern(a, "weights", 6), name);
+    arena_end_interning(a);
+    ck_assert_str_eq(name, "weight"); /* the strings stay */
+    arena_free(a);
+}
+END_TEST
+
+/* Writes `len` bytes of text to a temporary file and returns its name. */
+static char *temp_source(const char *text, size_t len)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/check_memory_XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
+START_TEST(test_source_read_and_lines)
+{
+    /* a short file (mapped), and one of exactly a 4 KB page (read where
+       pages are 4 KB: a mapping would have no terminating NUL) */
+    static char page[4096];
+    memset(page, 'x', sizeof page);
+    page[100] = '\n';
+    const struct { const char *text; size_t len; } cases[] = {
+        {"one\ntwo\n\nfour", 15}, {page, sizeof page}};
+    for (int i = 0; i < 2; i++) {
+        char *path = temp_source(cases[i].text, cases[i].len);
+        const char *why = NULL;
+        SourceFile *f = source_read(path, &why);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(f->len, cases[i].len);
+        ck_assert(memcmp(f->text, cases[i].text, cases[i].len) == 0);
+        ck_assert_int_eq(f->text[f->len], '\0');
+        source_done_scanning(f); /* the text stays readable */
+        ck_assert(memcmp(f->text, cases[i].text, cases[i].len) == 0);
+        if (i == 0) {
+            ck_assert_ptr_eq(source_line(f, 1), f->text);
+            ck_assert_ptr_eq(source_line(f, 2), f->text + 4);
+            ck_assert_ptr_eq(source_line(f, 3), f->text + 8);
+            ck_assert_ptr_eq(source_line(f, 4), f->text + 9);
+            ck_assert_ptr_null(source_line(f, 5));
+        } else {
+            ck_assert_ptr_eq(source_line(f, 2), f->text + 101);
+            ck_assert_ptr_null(source_line(f, 3));
+        }
+        ck_assert_ptr_null(source_line(f, 0));
+        source_free(f);
+        remove(path);
+    }
+    SourceFile *e = source_from_string("empty.nn", "", 0);
+    ck_assert_ptr_eq(source_line(e, 1), e->text);
+    ck_assert_ptr_null(source_line(e, 2));
+    source_free(e);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -184,6 +322,10 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_arena_large_blocks);
     tcase_add_test(tc, test_arena_vectors_keep_items);
     tcase_add_test(tc, test_arena_printf_long_text);
+    tcase_add_test(tc, test_arena_blocks_between_chunk_sizes);
+    tcase_add_test(tc, test_arena_children_and_release);
+    tcase_add_test(tc, test_arena_reserve_and_interning);
+    tcase_add_test(tc, test_arena_reuses_chunks_cleared);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("emitter");
@@ -194,6 +336,7 @@ static Suite *memory_suite(void)
 
     tc = tcase_create("locations");
     tcase_add_test(tc, test_loc_names_its_file);
+    tcase_add_test(tc, test_source_read_and_lines);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -268,7 +268,7 @@ START_TEST(test_sema_central_agent)
     ck_assert(global("ext")->sub->external);
     ck_assert_int_eq(global("helper")->sub->context, CTX_FREE);
     ck_assert_int_eq(global("callsUser")->sub->context, CTX_CA);
-    ck_assert_int_eq(global("callsCaller")->sub->callees.len, 2);
+    ck_assert_int_eq(global("callsCaller")->sub->an->callees.len, 2);
     Type *n = global("N")->type;
     Symbol *p = VEC_AT(n->subrs, 0, Symbol);
     ck_assert_int_eq(p->sub->context, CTX_NODEP);
@@ -404,8 +404,8 @@ START_TEST(test_sema_symbols_and_scopes)
     ck_assert_str_eq(r->merge->cname, "R_merge");
     Symbol *p = global("p");
     ck_assert_int_eq(p->sub->params.len, 1);
-    ck_assert_int_eq(p->sub->locals.len, 3); /* x, y, inner y */
-    ck_assert_str_eq(VEC_AT(p->sub->locals, 2, Symbol)->cname, "y_2");
+    ck_assert_int_eq(p->sub->an->locals.len, 3); /* x, y, inner y */
+    ck_assert_str_eq(VEC_AT(p->sub->an->locals, 2, Symbol)->cname, "y_2");
     ck_assert_int_eq(VEC_AT(p->sub->params, 0, Symbol)->access, ACCESS_CONST);
     ck_assert(global("x")->is_global);
     ck_assert_ptr_eq(prog->sema->data.items[0], global("x"));
@@ -585,8 +585,6 @@ static void walk_data(const Decl *d)
 
 static void walk_block(const Block *b)
 {
-    if (!b->scope)
-        unannotated++;
     for (int i = 0; i < b->defs.len; i++)
         walk_data(VEC_AT(b->defs, i, Decl));
     for (int i = 0; i < b->stmts.len; i++)
