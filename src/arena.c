@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cupitc/format.h"
+
 /* Chunks come straight from mmap: fresh anonymous pages are already zero,
    so arena_alloc never clears memory.  An arena's chunks grow from 64 KB to
    2 MB (a small scratch arena stays small).  Once the arenas together hold
@@ -315,14 +317,14 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
     char small[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    int n = format_vsn(small, sizeof small, fmt, ap);
     if (n < 0)
         n = 0;
     char *p = arena_alloc(a, (size_t)n + 1);
     if ((size_t)n < sizeof small)
         memcpy(p, small, (size_t)n + 1);
     else
-        vsnprintf(p, (size_t)n + 1, fmt, ap2);
+        format_vsn(p, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
     return p;
 }

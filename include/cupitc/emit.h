@@ -21,6 +21,12 @@ typedef struct Emitter {
      * the .nn line it came from. */
     const char *line_file;
     int line;
+    /* "#line N \"" and the length of line_file for the last line and file
+     * written: most lines repeat the previous directive. */
+    int cached_line;
+    const char *cached_file;
+    size_t cached_file_len, head_len;
+    char head[32];
     FILE *sink;      /* where full pieces of text go; NULL: keep them */
     int write_error; /* errno of the first failed write to the sink */
 } Emitter;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cupitc/diag.h"
+#include "cupitc/format.h"
 
 /* Text is handed to the sink in pieces of about this size, so memory stays
    bounded whatever the size of the program. */
@@ -82,12 +83,12 @@ static void vput(Emitter *e, const char *fmt, va_list ap)
     va_copy(ap2, ap);
     reserve(e, 256);
     size_t room = e->cap - e->len;
-    int n = vsnprintf(e->buf + e->len, room, fmt, ap);
+    int n = format_vsn(e->buf + e->len, room, fmt, ap);
     if (n < 0)
         diag_internal(__FILE__, __LINE__, "bad format in the C emitter");
     if ((size_t)n >= room) {
         reserve(e, (size_t)n);
-        vsnprintf(e->buf + e->len, (size_t)n + 1, fmt, ap2);
+        format_vsn(e->buf + e->len, (size_t)n + 1, fmt, ap2);
     }
     va_end(ap2);
     e->len += (size_t)n;
@@ -98,14 +99,20 @@ static void vput(Emitter *e, const char *fmt, va_list ap)
 static void indent(Emitter *e)
 {
     if (e->line > 0) {
-        char buf[64];
-        int n = snprintf(buf, sizeof buf, "#line %d \"", e->line);
-        put(e, buf, (size_t)n);
-        put(e, e->line_file, strlen(e->line_file));
+        if (e->line != e->cached_line || e->line_file != e->cached_file) {
+            /* formatted only when it changes: a directive precedes every line */
+            e->head_len = (size_t)snprintf(e->head, sizeof e->head, "#line %d \"", e->line);
+            e->cached_line = e->line;
+            e->cached_file = e->line_file;
+            e->cached_file_len = strlen(e->line_file);
+        }
+        put(e, e->head, e->head_len);
+        put(e, e->line_file, e->cached_file_len);
         put(e, "\"\n", 2);
     }
-    for (int i = 0; i < e->depth; i++)
-        put(e, "    ", 4);
+    static const char spaces[] = "                                ";
+    for (int left = e->depth * 4; left > 0; left -= (int)sizeof spaces - 1)
+        put(e, spaces, left < (int)sizeof spaces - 1 ? (size_t)left : sizeof spaces - 1);
 }
 
 void emit(Emitter *e, const char *fmt, ...)

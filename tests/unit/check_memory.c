@@ -1,6 +1,6 @@
 /* check_memory.c -- unit tests of the compiler's storage: the arena
  * (src/arena.c), the streaming C emitter (src/emit_c/emit.c) and source
- * files and locations (src/diag.c). */
+ * files and locations (src/diag.c), and the formatter both use (src/format.c). */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -11,6 +11,12 @@
 #include "cupitc/arena.h"
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
+#include "cupitc/format.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <wchar.h>
 
 static bool all_zero(const void *p, size_t n)
 {
@@ -314,6 +320,49 @@ START_TEST(test_source_read_and_lines)
 }
 END_TEST
 
+/* format_vsn must give exactly what vsnprintf gives, for every room. */
+__attribute__((format(printf, 1, 2))) static void same_as_libc(const char *fmt, ...)
+{
+    char want[512], got[512];
+    for (size_t room = 0; room <= 64; room++) {
+        va_list a, b;
+        va_start(a, fmt);
+        int nw = vsnprintf(want, room ? room : 1, fmt, a);
+        va_end(a);
+        memset(got, 'x', sizeof got);
+        va_start(b, fmt);
+        int ng = format_vsn(got, room ? room : 1, fmt, b);
+        va_end(b);
+        ck_assert_int_eq(ng, nw);
+        ck_assert_str_eq(got, want);
+        if (room == 0)
+            continue;
+        ck_assert_int_eq(got[room], 'x'); /* nothing past the room */
+    }
+}
+
+START_TEST(test_format_matches_vsnprintf)
+{
+    same_as_libc("%s", "");
+    same_as_libc("plain text with no directive at all, longer than a few rooms");
+    same_as_libc("%s", "");
+    same_as_libc("%s.%s = %s;", "ME", "cpS_weight", "0.5");
+    same_as_libc("%s", (const char *)NULL == NULL ? "x" : "y");
+    same_as_libc("%d %i %u", 0, -7, 4000000000u);
+    same_as_libc("%d|%d|%d", INT_MIN, INT_MAX, -1);
+    same_as_libc("%ld %lu", LONG_MIN, ULONG_MAX);
+    same_as_libc("%lld %llu", LLONG_MIN, ULLONG_MAX);
+    same_as_libc("%zu bytes", (size_t)123456789);
+    same_as_libc("100%% of %c%c", 'a', 'Z');
+    same_as_libc("%s%d%s", "for (int i = ", 42, "; i++)");
+    /* directives left to vsnprintf */
+    same_as_libc("%g %.17g %03o", 0.1, 1.0 / 3.0, 8);
+    same_as_libc("%5d|%-4s|%zd", 3, "ab", (ssize_t)-5);
+    same_as_libc("%.*s", 3, "abcdef");
+    same_as_libc("%lc", (wint_t)'w');
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -332,6 +381,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, test_emit_streams_in_order);
     tcase_add_test(tc, test_emit_reports_write_errors);
     tcase_add_test(tc, test_emit_without_sink_keeps_text);
+    tcase_add_test(tc, test_format_matches_vsnprintf);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("locations");
