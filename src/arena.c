@@ -1,6 +1,7 @@
 /* arena.c -- bump allocator, string interning and pointer vectors. */
 #include "cupitc/arena.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,7 +19,11 @@
    pages back them, one page fault per chunk instead of 512 (first-touch
    faults were a fifth of the compile time of large programs); before that,
    ordinary pages cost only what is touched (a huge page is all there as soon
-   as one byte of it is used), which matters for a small program. */
+   as one byte of it is used), which matters for a small program.  Ordinary
+   pages are faulted in ahead of use POPULATE_STEP bytes at a time
+   (MADV_POPULATE_WRITE, one system call instead of 32 faults): a fault is
+   expensive in a virtual machine, and they were a fifth of -S for a 1 MB
+   program. */
 enum {
     CHUNK_SIZE = 2 * 1024 * 1024,
     FIRST_CHUNK = 64 * 1024,
@@ -26,6 +31,7 @@ enum {
     BIG_PAGE = 65536,  /* blocks of their own: a multiple of every page size in use */
     BIG_BLOCK = 64 * 1024, /* from this size a block of its own (arena_release) */
     INTERN_INITIAL = 1024,
+    POPULATE_STEP = 128 * 1024,
 };
 
 /* Under AddressSanitizer the free part of a chunk is poisoned and every
@@ -51,6 +57,7 @@ typedef struct Chunk {
     struct Chunk *next;
     size_t used, size; /* size: bytes of data[] */
     size_t map_size;   /* bytes mapped, header included */
+    size_t ready;      /* bytes of data[] known to be backed by memory */
     bool big;          /* one block of its own, not bump-allocated from */
     max_align_t data[];
 } Chunk;
@@ -153,6 +160,7 @@ static Chunk *spare_chunk(void)
     memset(c->data, 0, c->used);
     ASAN_POISON_MEMORY_REGION(c->data, c->size);
     c->used = 0;
+    c->ready = c->size; /* whatever the kernel gave back stays mapped */
     return c;
 }
 
@@ -248,6 +256,7 @@ static Chunk *new_chunk(Arena *a, size_t size)
         c->size = map - header;
         c->used = 0;
         c->map_size = map;
+        c->ready = map >= CHUNK_SIZE && arenas_mapped >= HUGE_AFTER ? c->size : 0;
         c->big = big;
         if (!big)
             arenas_mapped += map;
@@ -265,6 +274,33 @@ static Chunk *new_chunk(Arena *a, size_t size)
     return c;
 }
 
+/* Backs the next POPULATE_STEP bytes of c past c->used with memory in one
+   call; where the kernel does not know MADV_POPULATE_WRITE (before Linux
+   5.14), pages fault in one by one as before. */
+static void populate(Chunk *c)
+{
+#ifdef MADV_POPULATE_WRITE
+    static bool unsupported;
+    size_t end = (c->used + POPULATE_STEP - 1) / POPULATE_STEP * POPULATE_STEP;
+    if (end > c->size)
+        end = c->size;
+    if (!unsupported) {
+        uintptr_t page = 4096;
+        uintptr_t from = ((uintptr_t)c->data + c->ready) & ~(page - 1);
+        uintptr_t to = ((uintptr_t)c->data + end + page - 1) & ~(page - 1);
+        uintptr_t limit = (uintptr_t)c + c->map_size;
+        if (to > limit)
+            to = limit;
+        if (to > from && madvise((void *)from, to - from, MADV_POPULATE_WRITE) != 0 &&
+            errno == EINVAL)
+            unsupported = true;
+    }
+    c->ready = end;
+#else
+    c->ready = c->size;
+#endif
+}
+
 void *arena_alloc(Arena *a, size_t size)
 {
     size = round_size(size);
@@ -279,6 +315,8 @@ void *arena_alloc(Arena *a, size_t size)
     }
     void *p = (char *)c->data + c->used;
     c->used += size + REDZONE;
+    if (c->used > c->ready)
+        populate(c);
     ASAN_UNPOISON_MEMORY_REGION(p, size);
     return p; /* never handed out since the chunk was mapped or cleared: zero */
 }
