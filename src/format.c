@@ -86,12 +86,10 @@ int format_vsn(char *buf, size_t room, const char *fmt, va_list ap)
     Out o = { buf, room, 0 };
     const char *p = fmt;
     for (;;) {
-        const char *pct = strchr(p, '%');
-        if (!pct) {
-            put(&o, p, strlen(p));
-            break;
-        }
+        const char *pct = p + strcspn(p, "%"); /* one scan for the text and its end */
         put(&o, p, (size_t)(pct - p));
+        if (!*pct)
+            break;
         char conv;
         int len;
         size_t span = directive(pct + 1, &conv, &len);
