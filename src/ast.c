@@ -31,32 +31,35 @@ static void *syntax_node(size_t size)
     return syntax_arena ? arena_alloc(syntax_arena, size) : node(size);
 }
 
+/* The bytes of a node of type T (Expr, Stmt, Decl) whose kind uses `member`
+ * of its union `u`, which comes last: nodes are allocated only that long. */
+#define KIND_SIZE(T, member) (offsetof(T, u) + sizeof(((T *)0)->u.member))
+
 /* ---- expressions ----------------------------------------------------- */
 
 /* The bytes of an Expr of each kind: up to the end of its member of `u`
  * (none for ME, YOU, INDEX).  An all-slice may become a subscript when sema
  * rewrites a node grid row (sema/expr.c, sema/parallel.c), so it has that
  * member's room. */
-#define EXPR_SIZE(member) (offsetof(Expr, u) + sizeof(((Expr *)0)->u.member))
 static const unsigned char expr_size[EXPR__COUNT] = {
-    [EXPR_INT] = EXPR_SIZE(int_lit),
-    [EXPR_REAL] = EXPR_SIZE(real_lit),
-    [EXPR_STRING] = EXPR_SIZE(str_lit),
-    [EXPR_NAME] = EXPR_SIZE(name),
+    [EXPR_INT] = KIND_SIZE(Expr, int_lit),
+    [EXPR_REAL] = KIND_SIZE(Expr, real_lit),
+    [EXPR_STRING] = KIND_SIZE(Expr, str_lit),
+    [EXPR_NAME] = KIND_SIZE(Expr, name),
     [EXPR_ME] = offsetof(Expr, u),
     [EXPR_YOU] = offsetof(Expr, u),
     [EXPR_INDEX] = offsetof(Expr, u),
-    [EXPR_SELECT] = EXPR_SIZE(select),
-    [EXPR_SUBSCRIPT] = EXPR_SIZE(subscript),
-    [EXPR_ALLSLICE] = EXPR_SIZE(subscript),
-    [EXPR_CONNADDR] = EXPR_SIZE(connaddr),
-    [EXPR_UNARY] = EXPR_SIZE(unary),
-    [EXPR_BINARY] = EXPR_SIZE(binary),
-    [EXPR_TERNARY] = EXPR_SIZE(ternary),
-    [EXPR_CALL] = EXPR_SIZE(call),
-    [EXPR_OBJCALL] = EXPR_SIZE(objcall),
-    [EXPR_CONVERT] = EXPR_SIZE(convert),
-    [EXPR_MAXINDEX] = EXPR_SIZE(maxindex),
+    [EXPR_SELECT] = KIND_SIZE(Expr, select),
+    [EXPR_SUBSCRIPT] = KIND_SIZE(Expr, subscript),
+    [EXPR_ALLSLICE] = KIND_SIZE(Expr, subscript),
+    [EXPR_CONNADDR] = KIND_SIZE(Expr, connaddr),
+    [EXPR_UNARY] = KIND_SIZE(Expr, unary),
+    [EXPR_BINARY] = KIND_SIZE(Expr, binary),
+    [EXPR_TERNARY] = KIND_SIZE(Expr, ternary),
+    [EXPR_CALL] = KIND_SIZE(Expr, call),
+    [EXPR_OBJCALL] = KIND_SIZE(Expr, objcall),
+    [EXPR_CONVERT] = KIND_SIZE(Expr, convert),
+    [EXPR_MAXINDEX] = KIND_SIZE(Expr, maxindex),
 };
 
 Expr *ast_expr(ExprKind kind, Loc loc)
@@ -193,26 +196,25 @@ Expr *ast_maxindex(Expr *obj, Loc loc)
 
 /* The bytes of a Stmt of each kind: up to the end of its member of `u`;
  * REDUCTION and WTA also have the fields after `u`. */
-#define STMT_SIZE(member) (offsetof(Stmt, u) + sizeof(((Stmt *)0)->u.member))
 static const unsigned char stmt_size[STMT__COUNT] = {
-    [STMT_ASSIGN] = STMT_SIZE(assign),
-    [STMT_INPUT] = STMT_SIZE(io),
-    [STMT_OUTPUT] = STMT_SIZE(io),
-    [STMT_CALL] = STMT_SIZE(call),
-    [STMT_OBJCALL] = STMT_SIZE(call),
-    [STMT_MULTICALL] = STMT_SIZE(multi),
+    [STMT_ASSIGN] = KIND_SIZE(Stmt, assign),
+    [STMT_INPUT] = KIND_SIZE(Stmt, io),
+    [STMT_OUTPUT] = KIND_SIZE(Stmt, io),
+    [STMT_CALL] = KIND_SIZE(Stmt, call),
+    [STMT_OBJCALL] = KIND_SIZE(Stmt, call),
+    [STMT_MULTICALL] = KIND_SIZE(Stmt, multi),
     [STMT_REDUCTION] = sizeof(Stmt),
     [STMT_WTA] = sizeof(Stmt),
-    [STMT_RETURN] = STMT_SIZE(ret),
-    [STMT_IF] = STMT_SIZE(if_),
-    [STMT_LOOP] = STMT_SIZE(loop),
-    [STMT_FOR] = STMT_SIZE(for_),
+    [STMT_RETURN] = KIND_SIZE(Stmt, ret),
+    [STMT_IF] = KIND_SIZE(Stmt, if_),
+    [STMT_LOOP] = KIND_SIZE(Stmt, loop),
+    [STMT_FOR] = KIND_SIZE(Stmt, for_),
     [STMT_BREAK] = offsetof(Stmt, u),
-    [STMT_REPLICATE] = STMT_SIZE(replicate),
-    [STMT_EXTEND] = STMT_SIZE(replicate),
-    [STMT_CONNECT] = STMT_SIZE(connect),
-    [STMT_DISCONNECT] = STMT_SIZE(connect),
-    [STMT_MERGE] = STMT_SIZE(merge),
+    [STMT_REPLICATE] = KIND_SIZE(Stmt, replicate),
+    [STMT_EXTEND] = KIND_SIZE(Stmt, replicate),
+    [STMT_CONNECT] = KIND_SIZE(Stmt, connect),
+    [STMT_DISCONNECT] = KIND_SIZE(Stmt, connect),
+    [STMT_MERGE] = KIND_SIZE(Stmt, merge),
 };
 
 Stmt *ast_stmt(StmtKind kind, Loc loc)
@@ -359,17 +361,16 @@ IfArm *ast_if_arm(Expr *cond, Block *body, Loc loc)
 /* ---- definitions ----------------------------------------------------- */
 
 /* The bytes of a Decl of each kind: up to the end of its member of `u`. */
-#define DECL_SIZE(member) (offsetof(Decl, u) + sizeof(((Decl *)0)->u.member))
 static const unsigned char decl_size[DECL__COUNT] = {
-    [DECL_TYPE] = DECL_SIZE(type),
-    [DECL_DATA] = DECL_SIZE(data),
-    [DECL_ELEM] = DECL_SIZE(data),
-    [DECL_IFACE] = DECL_SIZE(iface),
-    [DECL_PROC] = DECL_SIZE(subr),
-    [DECL_FUNC] = DECL_SIZE(subr),
-    [DECL_REDUCTION] = DECL_SIZE(subr),
-    [DECL_WTA] = DECL_SIZE(subr),
-    [DECL_MERGE] = DECL_SIZE(subr),
+    [DECL_TYPE] = KIND_SIZE(Decl, type),
+    [DECL_DATA] = KIND_SIZE(Decl, data),
+    [DECL_ELEM] = KIND_SIZE(Decl, data),
+    [DECL_IFACE] = KIND_SIZE(Decl, iface),
+    [DECL_PROC] = KIND_SIZE(Decl, subr),
+    [DECL_FUNC] = KIND_SIZE(Decl, subr),
+    [DECL_REDUCTION] = KIND_SIZE(Decl, subr),
+    [DECL_WTA] = KIND_SIZE(Decl, subr),
+    [DECL_MERGE] = KIND_SIZE(Decl, subr),
 };
 
 Decl *ast_decl(DeclKind kind, Loc loc)
