@@ -20,6 +20,10 @@
  *    through interfaces of one mode (its "side"), so every connection is
  *    touched by at most one node of a group call; AND calls join distinct
  *    groups with compatible sides.
+ *  - Int1/Int2 elements (q1 of nodes, q2 of connections) are state kept
+ *    below 100 and 1000 and reduced with max only; assignments to them
+ *    convert explicitly, compound ones only add or subtract a constant
+ *    and fold back with %=.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -98,7 +102,10 @@ typedef struct {
     int msum;      /* merged by sum: written only with S values */
     int wr;        /* compute code may assign it */
     const char *init;
+    int nw;        /* TI only: 0 Int, 1 Int1 (|x| < 100), 2 Int2 (|x| < 1000) */
 } Elem;
+static double el_bnd(const Elem *l) { return l->nw == 1 ? 100 : bnd(l->ty, l->cls); }
+static const char *nw_type(int nw) { return nw == 1 ? "Int1" : nw == 2 ? "Int2" : NULL; }
 
 /* a subroutine the generated code may call; params: r=Real, i=Int,
  * b=Bool, m=mode (Int 0..3), d=depth (Int 0..4) */
@@ -170,6 +177,11 @@ static void atfn(Env *e, Sub *f, char *pre)
 static void tg(Env *e, char *s, int ty, double b)
 {
     if (e->ntg < 48) e->tg[e->ntg++] = (At){s, ty, b, 0, NULL, NULL};
+}
+/* a target of a narrower integer type: assignments convert to `conv` */
+static void tgc(Env *e, char *s, double b, const char *conv)
+{
+    if (e->ntg < 48) e->tg[e->ntg++] = (At){s, TI, b, 0, NULL, (char *)conv};
 }
 
 typedef struct { char *s; double b; int fb; int nar; } X;
@@ -289,7 +301,8 @@ static X ileaf(Env *e)
 static X norm_i(X x, double lim)
 {
     if (x.b <= lim) return x;
-    return (X){S("(%s %% 1000)", x.s), 999, 0, x.nar};
+    int m = lim < 999 ? (int)lim : 1000;
+    return (X){S("(%s %% %d)", x.s, m), m - 1, 0, x.nar};
 }
 static char *wide(X x) { return x.nar ? S("Int (%s)", x.s) : x.s; }
 static X gen_int(Env *e, int d)
@@ -454,8 +467,9 @@ static void me_atoms(Env *e, Ty *t, int writable)
 {
     for (int i = 0; i < t->nel; i++) {
         Elem *l = &t->el[i];
-        at(e, S("ME.%s", l->name), l->ty, l->ty == TB ? 0 : bnd(l->ty, l->cls), l->cls == CK ? 0 : 2);
-        if (writable && l->wr) tg(e, S("ME.%s", l->name), l->ty, l->msum ? bnd(l->ty, CS) : bnd(l->ty, l->cls));
+        at(e, S("ME.%s", l->name), l->ty, l->ty == TB ? 0 : el_bnd(l), l->cls == CK ? 0 : 2);
+        if (writable && l->wr && l->nw) tgc(e, S("ME.%s", l->name), el_bnd(l), nw_type(l->nw));
+        else if (writable && l->wr) tg(e, S("ME.%s", l->name), l->ty, l->msum ? bnd(l->ty, CS) : bnd(l->ty, l->cls));
     }
     if (t->has_pr) {
         at(e, "ME.pr.k", TI, 999, 0);
@@ -487,11 +501,29 @@ static void assign(Env *e)
     if (t->ty == TB) { L("%s := %s;", t->s, gen_bool(e, 2)); return; }
     if (t->ty == TI) {
         if (ch(10)) { L("%s %s %d;", t->s, ch(50) ? "%=" : "/=", rng(2, 9)); return; }
+        if (ch(10)) {
+            /* +=, -= or *= by a small constant, then %= back into the bound
+               (|t| * 9 stays far inside every integer type's range; a
+               narrow target only adds or subtracts) */
+            int op = rnd(t->pre ? 2 : 3);
+            int m = (int)(t->b < 97 ? t->b : 97);
+            L("%s %s %d;", t->s, op == 0 ? "+=" : op == 1 ? "-=" : "*=", rng(2, 9));
+            L("%s %%= %d;", t->s, rng(2, m));
+            return;
+        }
         X x = gen_int(e, rng(1, 3));
-        L("%s := %s;", t->s, norm_i(x, t->b).s);
+        if (t->pre) L("%s := %s (%s);", t->s, t->pre, norm_i(x, t->b).s);
+        else L("%s := %s;", t->s, norm_i(x, t->b).s);
         return;
     }
     X x = gen_real(e, rng(1, 3));
+    if (ch(8) && t->b <= 1000 && x.b <= 16 && x.fb <= 2) {
+        /* -= or *= then back onto the grid: |t op x| < 16000 with at most
+           4 fraction bits, exact in single precision */
+        L("%s %s %s;", t->s, ch(50) ? "-=" : "*=", x.s);
+        L("%s := q (%s);", t->s, t->s);
+        return;
+    }
     if (x.b >= t->b || x.fb > 2) x = norm_r(x);
     L("%s := %s;", t->s, x.s);
 }
@@ -566,7 +598,7 @@ static int reduction(Env *e, const char *pv, Elem *l)
     }
     int c[48], n = 0;
     for (int i = 0; i < e->ntg; i++)
-        if (e->tg[i].ty == l->ty && e->tg[i].b >= need) c[n++] = i;
+        if (e->tg[i].ty == l->ty && e->tg[i].b >= need && !e->tg[i].pre) c[n++] = i;
     const char *t;
     if (n && ch(60)) t = e->tg[c[rnd(n)]].s;
     else if (l->ty == TB) t = "bq";
@@ -594,7 +626,7 @@ static int num_elem(Ty *t, int allow_key)
 {
     int c[24], n = 0;
     for (int i = 0; i < t->nel; i++)
-        if (allow_key || t->el[i].cls != CK) c[n++] = i;
+        if ((allow_key || t->el[i].cls != CK) && !t->el[i].nw) c[n++] = i;
     return n ? c[rnd(n)] : -1;
 }
 
@@ -843,17 +875,25 @@ static void gen_merge(Ty *t)
 
 static void add_el(Ty *t, const char *n, int ty, int cls, int msum, int wr, const char *init)
 {
-    t->el[t->nel++] = (Elem){n, ty, cls, msum, wr, init};
+    t->el[t->nel++] = (Elem){n, ty, cls, msum, wr, init, 0};
 }
+/* a state element of type Int1 or Int2 (never summed: reduced with max) */
+static void add_narrow(Ty *t, const char *n, int nw, const char *init)
+{
+    t->el[t->nel++] = (Elem){n, TI, CS, 0, 1, init, nw};
+}
+/* declaration order: Int, Int1, Int2, Real, Bool (ctor follows it) */
+static int decl_kind(const Elem *l) { return l->ty == TI ? l->nw : l->ty == TR ? 3 : 4; }
 /* one declaration line per element type: fewer lines for the reducer */
 static void emit_elems(Ty *t)
 {
-    for (int ty = 0; ty < 3; ty++) {
+    static const char *kn[] = {"Int", "Int1", "Int2", "Real", "Bool"};
+    for (int k = 0; k < 5; k++) {
         char *s = NULL;
         for (int i = 0; i < t->nel; i++) {
             Elem *l = &t->el[i];
-            if (l->ty != ty) continue;
-            s = s ? S("%s, %s := %s", s, l->name, l->init) : S("%s %s := %s", ty == TR ? "Real" : ty == TI ? "Int" : "Bool", l->name, l->init);
+            if (decl_kind(l) != k) continue;
+            s = s ? S("%s, %s := %s", s, l->name, l->init) : S("%s %s := %s", kn[k], l->name, l->init);
         }
         if (s) L("%s;", s);
     }
@@ -865,10 +905,10 @@ static void emit_elems(Ty *t)
 static char *ctor(Ty *t)
 {
     char *s = NULL;
-    for (int ty = 0; ty < 3; ty++) /* the order emit_elems declares them in */
+    for (int k = 0; k < 5; k++) /* the order emit_elems declares them in */
         for (int i = 0; i < t->nel; i++) {
             Elem *l = &t->el[i];
-            if (l->ty != ty) continue;
+            if (decl_kind(l) != k) continue;
             char *a = l->ty == TR ? rlit(rng(-8, 8)) : l->ty == TI ? S("%d", rng(0, 9)) : (ch(50) ? "true" : "false");
             s = s ? S("%s, %s", s, a) : a;
         }
@@ -891,6 +931,7 @@ static void gen_con(int ci)
     if (ch(70)) add_el(t, "n", TI, CS, 0, 1, S("%d", rng(0, 5)));
     if (ch(40)) add_el(t, "b", TB, CS, 0, 1, ch(50) ? "true" : "false");
     if (ch(50)) add_el(t, "mr", TR, CW, 1, 1, "0.0");
+    if (ch(35)) add_narrow(t, "q2", 2, S("%d", rng(-9, 9)));
     t->has_pr = use_rec && ch(40);
     L("TYPE %s IS CONNECTION", t->name);
     ind++;
@@ -927,6 +968,7 @@ static void gen_node(int ni)
     if (ch(50)) add_el(t, "f", TB, CS, 0, 1, ch(50) ? "true" : "false");
     if (ch(50)) add_el(t, "mr", TR, CW, 1, 1, "0.0");
     if (ch(40)) add_el(t, "mi", TI, CW, 1, 1, "0");
+    if (ch(35)) add_narrow(t, "q1", 1, S("%d", rng(-9, 9)));
     t->has_pr = use_rec && ch(50);
     t->has_vv = use_vec && ch(60);
     L("TYPE %s IS NODE", t->name);
@@ -961,6 +1003,8 @@ static void gen_node(int ni)
     ind++;
     L("Real VAR r := 0.0;");
     L("Int VAR c := 0;");
+    L("Int1 VAR c1 := 0;");
+    L("Int2 VAR c2 := 0;");
     L("Bool VAR b := false;");
     L("ME.acc := 0.0;");
     L("ME.cnt := 0;");
@@ -974,6 +1018,9 @@ static void gen_node(int ni)
         for (int j = 0; j < c->nel; j++) {
             Elem *l = &c->el[j];
             if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.chk += 1; END;", f, l->name);
+            else if (l->nw)
+                L("c%d := 0; REDUCTION ME.%s[].%s:i%dmax INTO c%d; ME.chk := ME.chk + Int (c%d);", l->nw, f, l->name,
+                  l->nw, l->nw, l->nw);
             else if (l->ty == TR)
                 L("r := 0.0; REDUCTION ME.%s[].%s:%s INTO r; ME.chk := ME.chk + Int (r * 4.0) %% 997;", f, l->name,
                   l->cls <= CA ? "rsum" : "rmax");
@@ -1193,6 +1240,8 @@ static void gen_net(void)
     ind++;
     L("Real VAR r := 0.0;");
     L("Int VAR c := 0;");
+    L("Int1 VAR c1 := 0;");
+    L("Int2 VAR c2 := 0;");
     L("Bool VAR b := false;");
     if (use_rec) L("Pr VAR pq;");
     {
@@ -1208,6 +1257,9 @@ static void gen_net(void)
         for (int j = 1; j < nt->nel; j++) {
             Elem *l = &nt->el[j];
             if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.k%d += 1; END;", g, l->name, i);
+            else if (l->nw)
+                L("c%d := 0; REDUCTION ME.%s[].%s:i%dmax INTO c%d; ME.k%d := ME.k%d + Int (c%d);", l->nw, g, l->name,
+                  l->nw, l->nw, i, i, l->nw);
             else if (l->ty == TR)
                 L("r := 0.0; REDUCTION ME.%s[].%s:%s INTO r; ME.k%d := ME.k%d + Int (r * 4.0) %% 997;", g, l->name,
                   l->cls <= CA ? "rsum" : "rmax", i, i);
@@ -1684,6 +1736,8 @@ int main(int argc, char **argv)
     L("Int REDUCTION isum IS RETURN ME + YOU; END REDUCTION;");
     L("Int REDUCTION imax IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
     L("Int REDUCTION imin IS RETURN ME < YOU ? ME : YOU; END REDUCTION;");
+    L("Int1 REDUCTION i1max IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
+    L("Int2 REDUCTION i2max IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
     L("Bool REDUCTION bor IS RETURN ME OR YOU; END REDUCTION;");
     L("Bool REDUCTION band IS RETURN ME AND YOU; END REDUCTION;");
     L("Real WTA rbig IS RETURN ME > YOU; END WTA;");
