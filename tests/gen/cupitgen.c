@@ -24,6 +24,9 @@
  *    below 100 and 1000 and reduced with max only; assignments to them
  *    convert explicitly, compound ones only add or subtract a constant
  *    and fold back with %=.
+ *  - A node's SYMBOLIC element sy is assigned under conditions, compared
+ *    with = and <>, merged as "all equal: that value, else red" and
+ *    counted into chk by the census.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -122,6 +125,7 @@ typedef struct {
     Elem el[24];
     int nel;
     int has_pr, has_vv;
+    int has_sy;    /* node: a SYMBOLIC element sy of type Sym */
     Sub sub[24];
     int nsub;
     int nif;
@@ -136,7 +140,8 @@ static int do_r[2];   /* reshape1/2 are used */
 static int size_medium;
 static int ncon, nnode;
 static Ty con[2], node[2], net;
-static int use_rec, use_vec;
+static int use_rec, use_vec, use_sym;
+static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
    one row of a node grid (ARRAY 2 OF Arr): then name is "gr[R]", so every
@@ -482,6 +487,7 @@ static void me_atoms(Env *e, Ty *t, int writable)
             at(e, S("ME.vv[%d]", j), TR, 64, 2);
             if (writable) tg(e, S("ME.vv[%d]", j), TR, 64);
         }
+    if (t->has_sy) at(e, S("(ME.sy %s %s)", ch(50) ? "=" : "<>", sym()), TB, 0, 0);
 }
 
 static Elem *find(Ty *t, const char *n)
@@ -669,6 +675,10 @@ static void node_stmt(Env *e, int d)
         }
         break;
     case 5:
+        if (!e->fn && t->has_sy && ch(40)) {
+            L("IF %s THEN ME.sy := %s; ELSE ME.sy := %s; END;", gen_bool(e, 1), sym(), sym());
+            return;
+        }
         if (!e->fn && t->has_pr && ch(50)) { L("ME.pr.bump (%s);", norm_i(gen_int(e, 1), 999).s); return; }
         if (!e->fn && t->has_vv && freeloop(e) >= 0) {
             int v = freeloop(e);
@@ -869,6 +879,8 @@ static void gen_merge(Ty *t)
         L("IF YOU.pr.z < ME.pr.z THEN ME.pr.z := YOU.pr.z; END;");
     }
     if (t->has_vv) L("FOR i := 0 TO 2 REPEAT IF YOU.vv[i] > ME.vv[i] THEN ME.vv[i] := YOU.vv[i]; END; END;");
+    /* all equal: that value, else red -- the same in every merge order */
+    if (t->has_sy) L("IF YOU.sy <> ME.sy THEN ME.sy := red; END;");
     ind--;
     L("END MERGE;");
 }
@@ -899,6 +911,7 @@ static void emit_elems(Ty *t)
     }
     if (t->has_pr) L("Pr pr;");
     if (t->has_vv) L("Vec vv := vfill (%s);", rlit(rng(-4, 4)));
+    if (t->has_sy) L("Sym sy := %s;", sym());
 }
 
 /* constructor arguments for all data elements of t, in order */
@@ -914,6 +927,7 @@ static char *ctor(Ty *t)
         }
     if (t->has_pr) s = S("%s, Pr (%d, %s)", s, rng(0, 9), rlit(rng(-8, 8)));
     if (t->has_vv) s = S("%s, vfill (%s)", s, rlit(rng(-8, 8)));
+    if (t->has_sy) s = S("%s, %s", s, sym());
     return s;
 }
 
@@ -971,6 +985,7 @@ static void gen_node(int ni)
     if (ch(35)) add_narrow(t, "q1", 1, S("%d", rng(-9, 9)));
     t->has_pr = use_rec && ch(50);
     t->has_vv = use_vec && ch(60);
+    t->has_sy = use_sym && ch(70);
     L("TYPE %s IS NODE", t->name);
     ind++;
     for (int i = 0; i < t->nif; i++)
@@ -1031,6 +1046,7 @@ static void gen_node(int ni)
     }
     if (t->has_pr) L("ME.chk := ME.chk + ME.pr.k + Int (ME.pr.z * 4.0);");
     if (t->has_vv) L("ME.chk := ME.chk + Int (ME.vv[0] * 4.0) + 3 * Int (ME.vv[2] * 4.0);");
+    if (t->has_sy) L("IF ME.sy = red THEN ME.chk += 1; ELSIF ME.sy = green THEN ME.chk += 2; END;");
     ind--;
     L("END;");
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
@@ -1683,6 +1699,7 @@ int main(int argc, char **argv)
     nnode = ch(60) ? 2 : 1;
     use_rec = ch(40);
     use_vec = ch(30);
+    use_sym = ch(35);
     for (int i = 0; i < nnode; i++) {
         node[i].ncon[0] = 1;
         if (ncon == 2) {
@@ -1759,6 +1776,7 @@ int main(int argc, char **argv)
         L("END TYPE;");
         L("Pr REDUCTION prsum IS RETURN Pr (ME.k + YOU.k, ME.z + YOU.z); END REDUCTION;");
     }
+    if (use_sym) L("TYPE Sym IS SYMBOLIC red, green, blue; END TYPE;");
     if (use_vec) {
         L("TYPE Vec IS ARRAY 3 OF Real END TYPE;");
         L("Vec FUNCTION vfill (Real CONST x) IS");
