@@ -27,6 +27,8 @@
  *  - A node's SYMBOLIC element sy is assigned under conditions, compared
  *    with = and <>, merged as "all equal: that value, else red" and
  *    counted into chk by the census.
+ *  - MERGE procedures compare some Int element through a getter function
+ *    called on ME and YOU.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -126,6 +128,7 @@ typedef struct {
     int nel;
     int has_pr, has_vv;
     int has_sy;    /* node: a SYMBOLIC element sy of type Sym */
+    const char *getter; /* an Int element with a function get<name>, which MERGE calls on YOU */
     Sub sub[24];
     int nsub;
     int nif;
@@ -867,6 +870,8 @@ static void gen_merge(Ty *t)
         Elem *l = &t->el[i];
         const char *n = l->name;
         if (l->ty == TB) L("ME.%s := ME.%s %s YOU.%s;", n, n, ch(50) ? "OR" : "AND", n);
+        else if (t->getter && !strcmp(n, t->getter))
+            L("IF YOU.get%s () %s ME.get%s () THEN ME.%s := YOU.%s; END;", n, ch(70) ? ">" : "<", n, n, n);
         else if (l->msum) {
             if (t->absorb && l->ty == TR) L("ME.absorb (YOU.%s);", n);
             else L("ME.%s += YOU.%s;", n, n);
@@ -950,6 +955,7 @@ static void gen_con(int ci)
     L("TYPE %s IS CONNECTION", t->name);
     ind++;
     emit_elems(t);
+    if (find(t, "n") && ch(50)) { t->getter = "n"; L("Int FUNCTION getn () IS RETURN ME.n; END FUNCTION;"); }
     L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
     if (uses_cut(ci)) {
@@ -991,6 +997,7 @@ static void gen_node(int ni)
     for (int i = 0; i < t->nif; i++)
         L("%s C%d %s;", t->if_mode[i] == 1 ? "IN" : "OUT", t->if_con[i], t->if_name[i]);
     emit_elems(t);
+    if (ch(50)) { t->getter = "h"; L("Int FUNCTION geth () IS RETURN ME.h; END FUNCTION;"); }
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
