@@ -29,6 +29,9 @@
  *    counted into chk by the census.
  *  - MERGE procedures compare some Int element through a getter function
  *    called on ME and YOU.
+ *  - One program in eight ends with a run-time error in one replicate
+ *    (division by zero or a node subscript out of range): every build
+ *    must print the same before it and stop with the same message.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -144,6 +147,7 @@ static int size_medium;
 static int ncon, nnode;
 static Ty con[2], node[2], net;
 static int use_rec, use_vec, use_sym;
+static int use_boom; /* the program ends with a run-time error in one replicate */
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -1302,6 +1306,19 @@ static void gen_net(void)
     L("END FUNCTION;");
     int n = rng(size_medium ? 2 : 1, size_medium ? 5 : 3);
     for (int i = 0; i < n; i++) gen_sub(XNET, t, ch(30), 0);
+    if (use_boom) {
+        /* one replicate fails: division by zero, or a node subscript one
+           past the group's end */
+        int g = -1;
+        for (int i = 0; i < nun && g < 0; i++)
+            if (!un[i].arr) g = i;
+        L("PROCEDURE boom (Int CONST j) IS");
+        if (g >= 0 && ch(50))
+            L("  IF INDEX = j THEN ME.%s[MAXINDEX (ME.%s) + 1].nkey (); END;", un[g].name, un[g].name);
+        else
+            L("  IF INDEX = j THEN ME.z := 100 / (INDEX - j); END;");
+        L("END;");
+    }
     /* vary: make the replicates differ */
     {
         Env e;
@@ -1540,6 +1557,15 @@ static void gen_ca(void)
         L("pString ((n >= %d AND n <= %d) ? \"range ok\\n\" : \"range bad\\n\");", lo, hi);
         L("REPLICATE net INTO 1;");
     }
+    if (use_boom) {
+        /* every build must stop with the same message and exit status, and
+           keep what was printed before */
+        static const int kk[] = {2, 16, 17, 33};
+        int k = kk[rnd(4)];
+        L("REPLICATE net INTO %d;", k);
+        L("net[].boom (%d);", rnd(k));
+        L("pString (\"not reached\\n\");");
+    }
     ind--;
     L("END PROCEDURE;");
 }
@@ -1707,6 +1733,7 @@ int main(int argc, char **argv)
     use_rec = ch(40);
     use_vec = ch(30);
     use_sym = ch(35);
+    use_boom = ch(12);
     for (int i = 0; i < nnode; i++) {
         node[i].ncon[0] = 1;
         if (ncon == 2) {
