@@ -29,9 +29,10 @@
  *    counted into chk by the census.
  *  - MERGE procedures compare some Int element through a getter function
  *    called on ME and YOU.
- *  - One program in eight ends with a run-time error in one replicate
- *    (division by zero or a node subscript out of range): every build
- *    must print the same before it and stop with the same message.
+ *  - One program in eight ends with a run-time error in one replicate of
+ *    1, 2, 16, 17 or 33 (division by zero, a node subscript out of range,
+ *    EXTEND while replicated, self-replication in a node array): every
+ *    build must print the same before it and stop with the same message.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -1002,6 +1003,7 @@ static void gen_node(int ni)
         L("%s C%d %s;", t->if_mode[i] == 1 ? "IN" : "OUT", t->if_con[i], t->if_name[i]);
     emit_elems(t);
     if (ch(50)) { t->getter = "h"; L("Int FUNCTION geth () IS RETURN ME.h; END FUNCTION;"); }
+    if (use_boom) L("PROCEDURE twin () IS REPLICATE ME INTO 2; END;");
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
@@ -1307,14 +1309,21 @@ static void gen_net(void)
     int n = rng(size_medium ? 2 : 1, size_medium ? 5 : 3);
     for (int i = 0; i < n; i++) gen_sub(XNET, t, ch(30), 0);
     if (use_boom) {
-        /* one replicate fails: division by zero, or a node subscript one
-           past the group's end */
-        int g = -1;
-        for (int i = 0; i < nun && g < 0; i++)
-            if (!un[i].arr) g = i;
+        /* one replicate fails: division by zero, a node subscript one past
+           the group's end, EXTEND while replicated, or self-replication of
+           nodes of a node array */
+        int g = -1, a = -1;
+        for (int i = 0; i < nun; i++)
+            if (!un[i].arr && g < 0) g = i;
+            else if (un[i].arr && !use_grid && a < 0) a = i;
+        int kind = rnd(4);
         L("PROCEDURE boom (Int CONST j) IS");
-        if (g >= 0 && ch(50))
+        if (kind == 1 && g >= 0)
             L("  IF INDEX = j THEN ME.%s[MAXINDEX (ME.%s) + 1].nkey (); END;", un[g].name, un[g].name);
+        else if (kind == 2 && g >= 0)
+            L("  IF INDEX = j THEN EXTEND ME.%s BY 1; END;", un[g].name);
+        else if (kind == 3 && a >= 0)
+            L("  IF INDEX = j THEN ME.%s[].twin (); END;", un[a].name);
         else
             L("  IF INDEX = j THEN ME.z := 100 / (INDEX - j); END;");
         L("END;");
@@ -1560,8 +1569,8 @@ static void gen_ca(void)
     if (use_boom) {
         /* every build must stop with the same message and exit status, and
            keep what was printed before */
-        static const int kk[] = {2, 16, 17, 33};
-        int k = kk[rnd(4)];
+        static const int kk[] = {1, 2, 16, 17, 33};
+        int k = kk[rnd(5)];
         L("REPLICATE net INTO %d;", k);
         L("net[].boom (%d);", rnd(k));
         L("pString (\"not reached\\n\");");
