@@ -101,7 +101,7 @@ static void usage(FILE *out)
           "                     instead of in SIMD lane blocks\n"
           "  -fno-PASS, -fPASS  turn an optimisation pass of the loop IR off / on (all\n"
           "                     off with -O0): dce, fuse, shared, merge-first, batch,\n"
-          "                     vsum, dense, drop-fields (docs/ir.md)\n"
+          "                     rep-state, vsum, dense, drop-fields (docs/ir.md)\n"
           "  -lLIB, -LDIR       passed to the linker\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"

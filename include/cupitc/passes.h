@@ -27,6 +27,8 @@ typedef enum PassId {
                           run on one lane block */
     PASS_BATCH,        /* I/O into the replicates moved block by block inside
                           the call that follows */
+    PASS_REP_STATE,    /* calls on a network known to be unreplicated keep
+                          only their plain path */
     PASS_VSUM,         /* sum reductions in vector registers */
     PASS_DENSE,        /* dense bundles as matrix kernels */
     PASS_DROP_FIELDS,  /* lane-record fields no code names are left out */

@@ -16,6 +16,7 @@ static const struct {
     [PASS_SHARED] = {"shared", pass_shared, NULL},
     [PASS_MERGE_FIRST] = {"merge-first", NULL, pass_merge_first},
     [PASS_BATCH] = {"batch", NULL, pass_batch},
+    [PASS_REP_STATE] = {"rep-state", NULL, pass_rep_state},
     [PASS_VSUM] = {"vsum", pass_vsum, NULL},
     [PASS_DENSE] = {"dense", pass_dense, NULL},
     [PASS_DROP_FIELDS] = {"drop-fields", pass_drop_fields, NULL},

@@ -16,6 +16,7 @@ void pass_fuse(PassCtx *c);
 void pass_shared(PassCtx *c);
 void pass_merge_first(PassCtx *c, IrFunc *f);
 void pass_batch(PassCtx *c, IrFunc *f);
+void pass_rep_state(PassCtx *c, IrFunc *f);
 void pass_vsum(PassCtx *c);
 void pass_dense(PassCtx *c);
 void pass_regions(PassCtx *c);

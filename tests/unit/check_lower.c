@@ -14,6 +14,7 @@
 #include "cupitc/arena.h"
 #include "cupitc/ast.h"
 #include "cupitc/diag.h"
+#include "cupitc/emit.h"
 #include "cupitc/lower.h"
 #include "cupitc/parse.h"
 #include "cupitc/pipeline.h"
@@ -463,6 +464,68 @@ START_TEST(test_lower_dense)
 }
 END_TEST
 
+/* How many calls of the lane version of network procedure `proc` the
+ * generated C of `program` makes. */
+static int lane_calls_in_program(const char *proc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Emitter em;
+    emit_init(&em);
+    emit_set_sink(&em, f);
+    ck_assert(pipeline_print(pipeline, &em));
+    ck_assert(emit_finish(&em));
+    emit_free(&em);
+    fclose(f);
+    const char *start = strstr(text, "void cpF_program(void) {");
+    ck_assert(start != NULL);
+    const char *end = strstr(start, "\n}\n");
+    char call[64];
+    snprintf(call, sizeof call, "cpML_N_%s(", proc);
+    int n = 0;
+    for (const char *q = strstr(start, call); q && q < end; q = strstr(q + 1, call))
+        n++;
+    free(text);
+    return n;
+}
+
+START_TEST(test_lower_rep_state)
+{
+    const char *procs = "PROCEDURE f () IS ME.a[].emit (); END; PROCEDURE g () IS ME.b[].gather (); END;";
+    /* replicated (INTO 4): the call keeps its lane path */
+    plan_for("", procs, "net[].f ();", true);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    /* after INTO 1 the network is plain: the lane path goes, and the C
+       compiler never sees the lane version called */
+    plan_for("", procs, "REPLICATE net INTO 1; net[].f ();", true);
+    ck_assert_int_eq(lane_calls_in_program("f"), 0);
+    /* ... but not with the passes off (-O0) */
+    plan_for("", procs, "REPLICATE net INTO 1; net[].f ();", false);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    /* an IF that does not replicate keeps what is known; one that may, not */
+    plan_for("", procs, "REPLICATE net INTO 1; IF MAXINDEX (net) = 0 THEN net[].g (); END; net[].f ();",
+             true);
+    ck_assert_int_eq(lane_calls_in_program("f"), 0);
+    ck_assert_int_eq(lane_calls_in_program("g"), 0);
+    plan_for("", procs,
+             "REPLICATE net INTO 1; IF MAXINDEX (net) = 0 THEN REPLICATE net INTO 3; END; net[].f ();",
+             true);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    /* a loop that replicates: unknown from its start, known again after
+       INTO 1 inside it */
+    plan_for("", procs,
+             "REPLICATE net INTO 1;\n"
+             "REPEAT net[].f (); REPLICATE net INTO 1; net[].g (); REPLICATE net INTO 2; UNTIL true END;",
+             true);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    ck_assert_int_eq(lane_calls_in_program("g"), 0);
+    /* INTO an interval, or a count that is not the constant 1 */
+    plan_for("", procs, "REPLICATE net INTO 1; REPLICATE net INTO 1...1; net[].f ();", true);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
     Suite *s = suite_create("lower");
@@ -485,6 +548,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_not_shared);
     tcase_add_test(tc, test_lower_uniform_calls);
     tcase_add_test(tc, test_lower_dense);
+    tcase_add_test(tc, test_lower_rep_state);
     suite_add_tcase(s, tc);
     return s;
 }
