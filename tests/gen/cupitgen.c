@@ -29,6 +29,9 @@
  *    counted into chk by the census.
  *  - MERGE procedures compare some Int element through a getter function
  *    called on ME and YOU.
+ *  - Two programs in five call the network after an IF that replicates on
+ *    one branch, in a loop that replicates, and after a procedure that
+ *    replicates (what the rep-state pass must see).
  *  - One program in eight ends with a run-time error in one replicate of
  *    1, 2, 16, 17 or 33 (division by zero, a node subscript out of range,
  *    EXTEND while replicated, self-replication in a node array): every
@@ -149,6 +152,7 @@ static int ncon, nnode;
 static Ty con[2], node[2], net;
 static int use_rec, use_vec, use_sym;
 static int use_boom; /* the program ends with a run-time error in one replicate */
+static int use_maze; /* REPLICATE under IF, in a loop and in a procedure */
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -1450,6 +1454,7 @@ static void gen_ca(void)
 {
     L("Net VAR net;");
     L("Real IO xa, xb;");
+    if (use_maze) L("PROCEDURE rep (Int CONST n) IS REPLICATE net INTO n; END;");
     L("PROCEDURE show (Int CONST tag) IS");
     ind++;
     L("Int VAR r := 0, si := 0;");
@@ -1546,6 +1551,28 @@ static void gen_ca(void)
         replicated = 0;
         reps_lo = reps_hi = 1;
         L("show (8);");
+    }
+    if (use_maze) {
+        /* calls where the network may or may not be replicated: after an
+           IF that replicates on one branch, in a loop that replicates at
+           its end, after a procedure that replicates */
+        static const int kk[] = {2, 16, 17, 33};
+        int k = kk[rnd(4)];
+        L("k := %d;", rnd(3));
+        L("IF k = 1 THEN REPLICATE net INTO %d; END;", k);
+        L("net[].vary ();");
+        L("show (9);");
+        L("REPLICATE net INTO 1;");
+        L("i := 0;");
+        L("WHILE i < 2 REPEAT net[].vary (); IF i = %d THEN REPLICATE net INTO %d; END; i += 1; END;", rnd(2), k);
+        L("show (10);");
+        L("REPLICATE net INTO 1;");
+        L("rep (%d);", kk[rnd(4)]);
+        L("net[].vary ();");
+        L("show (11);");
+        L("REPLICATE net INTO 1;");
+        L("net[].vary ();");
+        L("show (12);");
     }
     /* FOR semantics (§8.6): bound evaluated once, UNTIL after the body,
      * the variable's value after the loop */
@@ -1743,6 +1770,7 @@ int main(int argc, char **argv)
     use_vec = ch(30);
     use_sym = ch(35);
     use_boom = ch(12);
+    use_maze = ch(40);
     for (int i = 0; i < nnode; i++) {
         node[i].ncon[0] = 1;
         if (ncon == 2) {
