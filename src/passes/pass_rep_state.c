@@ -1,26 +1,31 @@
-/* pass_rep_state.c -- calls on a network that cannot be in lane blocks
- * keep only their plain path.
+/* pass_rep_state.c -- calls on a network whose form is known keep only
+ * the code for that form.
  *
  * The central agent chooses the form of a network at run time: a call on
- * its replicates is `if (net->blocks != NULL ...) { lane code } else {
- * plain code }`, and merge-first and batch add such tests.  At the
- * program's start every network is unreplicated, and after `REPLICATE
- * net INTO 1` it is so again, whatever it was (rt_replicate); until the
- * next REPLICATE of it, or a call of a central-agent subroutine (which may
- * replicate it), it is not in lane blocks.  There the test is false and
- * the pass leaves only the else branch, so that the C compiler never
- * compiles the lane versions only such calls use -- building the network
- * before the first REPLICATE, pruning after INTO 1.
+ * its replicates is `if (net->blocks != NULL && lo <= hi) { lane code }
+ * else { plain loop over lo..hi }`, and merge-first and batch add such
+ * tests.  The form follows from the REPLICATE statements (rt_replicate):
+ * at the program's start every network is unreplicated, and after
+ * `REPLICATE net INTO 1` it is so again, whatever it was; after `INTO k`
+ * with a constant k >= 2 it is in lane blocks (had it been replicated
+ * already, the statement would have stopped the program).  Either holds
+ * until the next REPLICATE of the network or a call of a global
+ * subroutine that may replicate it (SubrInfo.replicates).
+ *
+ * Unreplicated (set U), the test is false and only the else branch is
+ * kept.  In lane blocks (set B), a test `blocked(n)` alone is true and only
+ * the then branch is kept; the dispatch `blocked(n) && lo <= hi` becomes
+ * `lo <= hi` without its else branch when that branch is the plain loop
+ * over lo..hi, which does nothing when lo > hi.  The C compiler then never
+ * compiles the versions only the dropped branches call: the lane versions
+ * of building and pruning before the first REPLICATE and after INTO 1,
+ * the plain versions of training after INTO 32.
  *
  * A forward walk over the structured statements of each central-agent
- * function with the set U of networks known to be unreplicated:
- * REPLICATE INTO the constant 1 adds its network; any other REPLICATE
- * removes its network (every network when it names one through something
- * other than its global), a call of a central-agent subroutine empties U;
- * a loop starts (and ends) with U less every network its body or bounds
- * may replicate; IF and SWITCH meet their branches.  Only `program`
- * starts with every network in U.  Where the walk cannot tell, the test
- * stays. */
+ * function: a loop starts (and ends) with U and B less every network its
+ * body or bounds may replicate; IF and SWITCH meet their branches.  Only
+ * `program` starts with every network in U.  Where the walk cannot tell,
+ * the test stays. */
 #include <stdint.h>
 #include <string.h>
 
@@ -75,11 +80,14 @@ static int which_net(const Rs *r, const IrExpr *e)
     return -1;
 }
 
-static bool is_one(const Rs *r, const IrExpr *e)
+/* The constant value of e in *v. */
+static bool const_int(const Rs *r, const IrExpr *e, int64_t *v)
 {
     for (int depth = 0; e && depth < 8; depth++) {
-        if (e->kind == IRE_INT)
-            return e->u.i == 1;
+        if (e->kind == IRE_INT) {
+            *v = e->u.i;
+            return true;
+        }
         if (e->kind == IRE_CAST)
             e = e->a;
         else if (e->kind == IRE_VAR)
@@ -95,12 +103,13 @@ static bool is_replicate(const IrExpr *e)
     return e && e->kind == IRE_CALL && !e->fn && e->helper == IRH_REPLICATE && e->args.len >= 4;
 }
 
-static bool is_ca_call(const IrExpr *e)
+/* A call of a global subroutine that may replicate a network. */
+static bool may_replicate(const IrExpr *e)
 {
     if (!e || e->kind != IRE_CALL || !e->fn || e->fn->role != IRFN_GLOBAL)
         return false;
     const Symbol *s = e->fn->subr;
-    return !s || !s->sub || s->sub->context == CTX_CA;
+    return !s || !s->sub || s->sub->replicates;
 }
 
 /* ---- what a statement may replicate ------------------------------------- */
@@ -116,7 +125,7 @@ static bool kill_expr(IrVisitor *v, IrExpr *e)
     if (is_replicate(e)) {
         int n = which_net(k->r, VEC_AT(e->args, 0, IrExpr));
         k->set |= n < 0 ? ALL : (Set)1 << n;
-    } else if (is_ca_call(e))
+    } else if (may_replicate(e))
         k->set = ALL;
     return true;
 }
@@ -158,66 +167,127 @@ static int tested_net(const Rs *r, const IrExpr *cond)
     return -1;
 }
 
-static Set walk(Rs *r, IrStmt *s, Set u);
+/* What is known at a point: unreplicated (u), in lane blocks (b). */
+typedef struct St {
+    Set u, b;
+} St;
 
-/* The IF becomes a block of its else branch. */
-static void keep_else(Rs *r, IrStmt *s)
+static St meet(St x, St y)
+{
+    return (St){x.u & y.u, x.b & y.b};
+}
+
+static St less(St x, Set k)
+{
+    return (St){x.u & ~k, x.b & ~k};
+}
+
+static St walk(Rs *r, IrStmt *s, St st);
+
+/* The IF becomes a block of one of its branches. */
+static void keep_branch(Rs *r, IrStmt *s, bool then)
 {
     IrModule *m = r->c->m;
-    IrStmt *els = s->els;
+    IrStmt *keep = then ? s->then : s->els;
     s->kind = IRS_BLOCK;
     s->a = NULL;
     s->then = NULL;
     s->els = NULL;
     s->list = (PtrVec){0};
-    if (els)
-        vec_push(m->arena, &s->list, els);
+    if (keep)
+        vec_push(m->arena, &s->list, keep);
     r->pruned++;
 }
 
-static Set walk(Rs *r, IrStmt *s, Set u)
+static bool is_var_ref(const IrExpr *e, const IrVar **v)
+{
+    if (!e || e->kind != IRE_VAR)
+        return false;
+    *v = e->u.var;
+    return true;
+}
+
+/* cond is `blocked(n) && lo <= hi` and els nothing but the plain loop over
+ * the replicates lo..hi (lw_call_replicates): in lane blocks the IF can
+ * be `if (lo <= hi) then`. */
+static bool plain_loop_else(const IrStmt *s)
+{
+    const IrExpr *cond = s->a, *le = cond->kind == IRE_BINARY ? cond->b : NULL;
+    const IrVar *lo, *hi;
+    if (cond->kind != IRE_BINARY || cond->op != IROP_LAND || !le || le->kind != IRE_BINARY ||
+        le->op != IROP_LE || !is_var_ref(le->a, &lo) || !is_var_ref(le->b, &hi))
+        return false;
+    const IrStmt *e = s->els;
+    while (e && e->kind == IRS_BLOCK && e->list.len == 1)
+        e = VEC_AT(e->list, 0, IrStmt);
+    const IrVar *flo, *fhi;
+    return e && e->kind == IRS_FOR && e->for_kind == IRFOR_REPS && is_var_ref(e->lo, &flo) &&
+           is_var_ref(e->hi, &fhi) && flo == lo && fhi == hi;
+}
+
+static St walk(Rs *r, IrStmt *s, St st)
 {
     if (!s)
-        return u;
+        return st;
     switch (s->kind) {
     case IRS_BLOCK:
         for (int i = 0; i < s->list.len; i++)
-            u = walk(r, VEC_AT(s->list, i, IrStmt), u);
-        return u;
+            st = walk(r, VEC_AT(s->list, i, IrStmt), st);
+        return st;
     case IRS_EVAL:
         if (is_replicate(s->a)) {
             const IrExpr *e = s->a;
             int n = which_net(r, VEC_AT(e->args, 0, IrExpr));
             const IrExpr *iv = VEC_AT(e->args, 3, IrExpr);
+            int64_t lo, hi;
             if (n >= 0 && iv->kind == IRE_BOOL && !iv->u.i &&
-                is_one(r, VEC_AT(e->args, 1, IrExpr)) && is_one(r, VEC_AT(e->args, 2, IrExpr)))
-                return u | (Set)1 << n;
+                const_int(r, VEC_AT(e->args, 1, IrExpr), &lo) &&
+                const_int(r, VEC_AT(e->args, 2, IrExpr), &hi) && lo == hi && lo >= 1) {
+                Set bit = (Set)1 << n;
+                st = less(st, bit);
+                if (lo == 1)
+                    st.u |= bit;
+                else
+                    st.b |= bit;
+                return st;
+            }
         }
-        return u & ~kills_of(r, s);
+        return less(st, kills_of(r, s));
     case IRS_IF: {
         int n = tested_net(r, s->a);
-        if (n >= 0 && (u >> n & 1)) {
-            keep_else(r, s);
-            return walk(r, s, u);
+        if (n >= 0 && (st.u >> n & 1)) {
+            keep_branch(r, s, false);
+            return walk(r, s, st);
         }
-        u &= ~kills_of_expr(r, s->a);
-        Set t = walk(r, s->then, u);
-        return t & walk(r, s->els, u);
+        if (n >= 0 && (st.b >> n & 1)) {
+            if (s->a->kind == IRE_NETINFO) { /* blocked(n) alone */
+                keep_branch(r, s, true);
+                return walk(r, s, st);
+            }
+            if (plain_loop_else(s)) {
+                s->a = s->a->b;
+                s->els = NULL;
+                r->pruned++;
+            }
+        }
+        st = less(st, kills_of_expr(r, s->a));
+        St t = walk(r, s->then, st);
+        return meet(t, walk(r, s->els, st));
     }
     case IRS_LOOP: case IRS_FOR: {
-        Set in = u & ~kills_of(r, s);
+        St in = less(st, kills_of(r, s));
         walk(r, s->then, in);
         return in;
     }
     case IRS_SWITCH: {
-        u &= ~kills_of_expr(r, s->a);
-        Set out = u; /* no case taken */
+        st = less(st, kills_of_expr(r, s->a));
+        St out = st; /* no case taken */
         for (int i = 0; i < s->list.len; i++)
-            out &= walk(r, VEC_AT(s->list, i, IrStmt), u);
+            out = meet(out, walk(r, VEC_AT(s->list, i, IrStmt), st));
         return out;
     }
     default: /* DECL, ASSIGN, RETURN, REDUCE, ...: what they may replicate */
-        return u & ~kills_of(r, s);
+        return less(st, kills_of(r, s));
     }
 }
 
@@ -238,8 +308,8 @@ void pass_rep_state(PassCtx *c, IrFunc *f)
     Set start = strcmp(f->subr->name, "program") == 0
                     ? (r.nnets == MAX_NETS ? ALL : ((Set)1 << r.nnets) - 1)
                     : 0;
-    walk(&r, f->body, start);
+    walk(&r, f->body, (St){start, 0});
     if (r.pruned)
-        pu_trace(c, "rep-state", "%s: %d lane path(s) left out (network unreplicated there)",
-                 f->name, r.pruned);
+        pu_trace(c, "rep-state", "%s: %d run-time test(s) of the network's form decided", f->name,
+                 r.pruned);
 }

@@ -100,6 +100,22 @@ void sema_classify_central_agent(SemaInfo *si)
             }
         }
     }
+    /* may replicate: what calls a subroutine that may */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < si->subrs.len; i++) {
+            Symbol *s = VEC_AT(si->subrs, i, Symbol);
+            if (!is_global_subr(s) || s->sub->replicates || s->sub->external)
+                continue;
+            for (int j = 0; j < s->sub->an->callees.len; j++) {
+                if (VEC_AT(s->sub->an->callees, j, Symbol)->sub->replicates) {
+                    s->sub->replicates = true;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))

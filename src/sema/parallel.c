@@ -370,6 +370,8 @@ void sema_replicate(Ctx *c, Stmt *s)
             return;
         }
         s->sem_flags |= SEMF_LEVEL_NET;
+        if (c->subr)
+            c->subr->sub->replicates = true;
         if (integral_count(c, count, true, "REPLICATE") && count->is_const &&
             count->const_int < 1)
             diag_error(count->loc, "a network can only be replicated INTO a count of at "

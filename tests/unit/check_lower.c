@@ -464,9 +464,9 @@ START_TEST(test_lower_dense)
 }
 END_TEST
 
-/* How many calls of the lane version of network procedure `proc` the
- * generated C of `program` makes. */
-static int lane_calls_in_program(const char *proc)
+/* How many calls of the lane (cpML_) or plain (cpM_) version of network
+ * procedure `proc` the generated C of `program` makes. */
+static int calls_in_program(const char *prefix, const char *proc)
 {
     char *text = NULL;
     size_t len = 0;
@@ -482,7 +482,7 @@ static int lane_calls_in_program(const char *proc)
     ck_assert(start != NULL);
     const char *end = strstr(start, "\n}\n");
     char call[64];
-    snprintf(call, sizeof call, "cpML_N_%s(", proc);
+    snprintf(call, sizeof call, "%s_N_%s(", prefix, proc);
     int n = 0;
     for (const char *q = strstr(start, call); q && q < end; q = strstr(q + 1, call))
         n++;
@@ -490,12 +490,32 @@ static int lane_calls_in_program(const char *proc)
     return n;
 }
 
+static int lane_calls_in_program(const char *proc)
+{
+    return calls_in_program("cpML", proc);
+}
+
+static int plain_calls_in_program(const char *proc)
+{
+    return calls_in_program("cpM", proc);
+}
+
 START_TEST(test_lower_rep_state)
 {
     const char *procs = "PROCEDURE f () IS ME.a[].emit (); END; PROCEDURE g () IS ME.b[].gather (); END;";
-    /* replicated (INTO 4): the call keeps its lane path */
-    plan_for("", procs, "net[].f ();", true);
+    /* replicated INTO the constant 4: in lane blocks, the plain path goes */
+    plan_for("", procs, "net[].f (); net[1].g ();", true);
     ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    ck_assert_int_eq(plain_calls_in_program("f"), 0);
+    ck_assert_int_gt(lane_calls_in_program("g"), 0);
+    ck_assert_int_eq(plain_calls_in_program("g"), 0);
+    plan_for("", procs, "net[].f (); net[1].g ();", false);
+    ck_assert_int_gt(plain_calls_in_program("f"), 0);
+    ck_assert_int_gt(plain_calls_in_program("g"), 0);
+    /* INTO an interval: either form */
+    plan_for("", procs, "REPLICATE net INTO 1; REPLICATE net INTO 2...9; net[].f ();", true);
+    ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    ck_assert_int_gt(plain_calls_in_program("f"), 0);
     /* after INTO 1 the network is plain: the lane path goes, and the C
        compiler never sees the lane version called */
     plan_for("", procs, "REPLICATE net INTO 1; net[].f ();", true);
@@ -519,6 +539,7 @@ START_TEST(test_lower_rep_state)
              "REPEAT net[].f (); REPLICATE net INTO 1; net[].g (); REPLICATE net INTO 2; UNTIL true END;",
              true);
     ck_assert_int_gt(lane_calls_in_program("f"), 0);
+    ck_assert_int_gt(plain_calls_in_program("f"), 0);
     ck_assert_int_eq(lane_calls_in_program("g"), 0);
     /* INTO an interval, or a count that is not the constant 1 */
     plan_for("", procs, "REPLICATE net INTO 1; REPLICATE net INTO 1...1; net[].f ();", true);
