@@ -4,6 +4,8 @@
  * NodeF, Merge, ...) that decides which statements, special objects and
  * calls are legal there.  The central agent is computed by the fixpoint of
  * §5.1 once every body has been analysed. */
+#include <stddef.h>
+
 #include "sema_internal.h"
 
 /* ORDER CTX */
@@ -74,9 +76,34 @@ static bool is_global_subr(const Symbol *s)
     return s->kind == SYM_PROC || s->kind == SYM_FUNC;
 }
 
+/* Sets the flag at `flag` (an offset into SubrInfo) of every global
+ * subroutine that calls one that has it, until nothing changes; EXTERNAL
+ * subroutines keep theirs. */
+static void close_over_callers(SemaInfo *si, size_t flag)
+{
+#define FLAG(sym) (*(bool *)((char *)(sym)->sub + flag))
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < si->subrs.len; i++) {
+            Symbol *s = VEC_AT(si->subrs, i, Symbol);
+            if (!is_global_subr(s) || FLAG(s) || s->sub->external)
+                continue;
+            for (int j = 0; j < s->sub->an->callees.len; j++) {
+                if (FLAG(VEC_AT(s->sub->an->callees, j, Symbol))) {
+                    FLAG(s) = true;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+#undef FLAG
+}
+
 /* §5.1: program and every subroutine that names a network variable are CA;
  * then every caller of a CA subroutine, until nothing changes.  EXTERNAL
- * subroutines are always free. */
+ * subroutines are always free.  Likewise what may REPLICATE a network:
+ * a subroutine with such a statement (sema_replicate), and its callers. */
 void sema_classify_central_agent(SemaInfo *si)
 {
     for (int i = 0; i < si->subrs.len; i++) {
@@ -85,37 +112,8 @@ void sema_classify_central_agent(SemaInfo *si)
             continue;
         s->sub->is_central_agent = !s->sub->external && (s == si->program || s->sub->mentions_network);
     }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < si->subrs.len; i++) {
-            Symbol *s = VEC_AT(si->subrs, i, Symbol);
-            if (!is_global_subr(s) || s->sub->is_central_agent || s->sub->external)
-                continue;
-            for (int j = 0; j < s->sub->an->callees.len; j++) {
-                if (VEC_AT(s->sub->an->callees, j, Symbol)->sub->is_central_agent) {
-                    s->sub->is_central_agent = true;
-                    changed = true;
-                    break;
-                }
-            }
-        }
-    }
-    /* may replicate: what calls a subroutine that may */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < si->subrs.len; i++) {
-            Symbol *s = VEC_AT(si->subrs, i, Symbol);
-            if (!is_global_subr(s) || s->sub->replicates || s->sub->external)
-                continue;
-            for (int j = 0; j < s->sub->an->callees.len; j++) {
-                if (VEC_AT(s->sub->an->callees, j, Symbol)->sub->replicates) {
-                    s->sub->replicates = true;
-                    changed = true;
-                    break;
-                }
-            }
-        }
-    }
+    close_over_callers(si, offsetof(SubrInfo, is_central_agent));
+    close_over_callers(si, offsetof(SubrInfo, replicates));
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))
