@@ -112,3 +112,20 @@ if "$CUPITC" -Wall -Werror --library examples/embed/xor.nn -o "$emb/xor.o" >"$em
 else
     echo "FAIL save-embed-c: does not build"; sed 's/^/    /' "$emb/log" | head
 fi
+
+# a --library object whose C host replicates the network in one procedure
+# and then calls `program`: no procedure may assume the network's form at
+# its entry (the rep-state pass)
+if "$CUPITC" -Wall -Werror --library tests/save/lib-order.nn -o "$emb/lib-order.o" >"$emb/lo.log" 2>&1 &&
+   cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" tests/save/lib-order.c "$emb/lib-order.o" \
+      "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/lib-order" >>"$emb/lo.log" 2>&1; then
+    for t in 1 2; do
+        if OMP_NUM_THREADS=$t "$emb/lib-order" >"$emb/lo.out" 2>&1 && printf '63 20\n' | cmp -s - "$emb/lo.out"; then
+            echo "ok save-lib-order-$t"
+        else
+            echo "FAIL save-lib-order-$t: printed"; sed 's/^/    /' "$emb/lo.out" | head
+        fi
+    done
+else
+    echo "FAIL save-lib-order: does not build"; sed 's/^/    /' "$emb/lo.log" | head
+fi

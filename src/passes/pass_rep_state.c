@@ -24,8 +24,9 @@
  * A forward walk over the structured statements of each central-agent
  * function: a loop starts (and ends) with U and B less every network its
  * body or bounds may replicate; IF and SWITCH meet their branches.  Only
- * `program` starts with every network in U.  Where the walk cannot tell,
- * the test stays. */
+ * `program` starts with every network in U, and not in a --library object
+ * (C may call it after other procedures).  Where the walk cannot tell, the
+ * test stays. */
 #include <stdint.h>
 #include <string.h>
 
@@ -304,8 +305,10 @@ void pass_rep_state(PassCtx *c, IrFunc *f)
     }
     if (!r.nnets)
         return;
-    /* a program with more networks than bits: the others are never in U */
-    Set start = strcmp(f->subr->name, "program") == 0
+    /* a program with more networks than bits: the others are never in U.
+       In a --library object C may call any global procedure, `program`
+       too, in any order: nothing is known at any entry */
+    Set start = strcmp(f->subr->name, "program") == 0 && !c->m->opts.library
                     ? (r.nnets == MAX_NETS ? ALL : ((Set)1 << r.nnets) - 1)
                     : 0;
     walk(&r, f->body, (St){start, 0});
