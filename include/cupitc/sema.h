@@ -141,6 +141,8 @@ typedef struct SubrInfo {
     bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
     bool replicates;   /* global subroutine that may REPLICATE a network, itself
                           or through the global subroutines it calls */
+    bool called;       /* global subroutine some subroutine calls (program:
+                          it calls itself) */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     bool uses_random;  /* subroutines: the body evaluates RANDOM */
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */

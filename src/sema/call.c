@@ -117,6 +117,7 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
         note_ca_reason(callee);
         return;
     }
+    callee->sub->called = true;
     /* Bodies are analysed one at a time, so remembering the last caller is
      * enough to record each callee once. */
     if (!c->subr || callee->sub->an->last_caller == c->subr)
