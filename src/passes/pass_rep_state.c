@@ -128,6 +128,8 @@ static bool kill_expr(IrVisitor *v, IrExpr *e)
         k->set |= n < 0 ? ALL : (Set)1 << n;
     } else if (may_replicate(e))
         k->set = ALL;
+    else if (e->kind == IRE_CALL && e->ext && k->r->c->m->opts.library)
+        k->set = ALL; /* C code that may call back through cupit_call */
     return true;
 }
 
