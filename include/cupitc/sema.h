@@ -143,6 +143,7 @@ typedef struct SubrInfo {
                           or through the global subroutines it calls */
     bool called;       /* global subroutine some subroutine calls (program:
                           it calls itself) */
+    bool called_in_init; /* ... that an initializer of a global object calls */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     bool uses_random;  /* subroutines: the body evaluates RANDOM */
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
@@ -257,6 +258,8 @@ typedef struct SemaInfo {
     PtrVec subrs;      /* Symbol*: every subroutine (global, object, merge,
                           reduction, WTA) in textual order */
     Symbol *program;   /* the procedure `program`, NULL if missing */
+    bool init_replicates; /* an initializer of a global object calls a
+                             subroutine that may REPLICATE a network */
     Symbol *sym_true, *sym_false;
     int next_type_id, next_uid; /* counters for Type.id and Symbol.uid */
     Scope *reported;   /* analysis bookkeeping: missing members already reported */

@@ -25,8 +25,9 @@
  * function: a loop starts (and ends) with U and B less every network its
  * body or bounds may replicate; IF and SWITCH meet their branches.  Only
  * `program` starts with every network in U, and not in a --library object
- * (C may call it after other procedures) nor when it calls itself.  Where
- * the walk cannot tell, the test stays. */
+ * (C may call it after other procedures), nor when it calls itself or an
+ * initializer of a global object may replicate.  Where the walk cannot
+ * tell, the test stays. */
 #include <stdint.h>
 #include <string.h>
 
@@ -309,10 +310,11 @@ void pass_rep_state(PassCtx *c, IrFunc *f)
         return;
     /* a program with more networks than bits: the others are never in U.
        In a --library object C may call any global procedure, `program`
-       too, in any order, and a `program` that calls itself runs again in
-       whatever state it left: then nothing is known at its entry */
+       too, in any order, a `program` that calls itself runs again in
+       whatever state it left, and the initializers of global objects run
+       before it: then nothing is known at its entry */
     bool fresh = strcmp(f->subr->name, "program") == 0 && !c->m->opts.library &&
-                 !f->subr->sub->called;
+                 !f->subr->sub->called && c->m->si && !c->m->si->init_replicates;
     Set start = fresh ? (r.nnets == MAX_NETS ? ALL : ((Set)1 << r.nnets) - 1) : 0;
     walk(&r, f->body, (St){start, 0});
     if (r.pruned)

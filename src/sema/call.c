@@ -118,6 +118,8 @@ void sema_note_global_call(Ctx *c, Symbol *callee, Loc at)
         return;
     }
     callee->sub->called = true;
+    if (!c->subr)
+        callee->sub->called_in_init = true;
     /* Bodies are analysed one at a time, so remembering the last caller is
      * enough to record each callee once. */
     if (!c->subr || callee->sub->an->last_caller == c->subr)

@@ -115,6 +115,11 @@ void sema_classify_central_agent(SemaInfo *si)
     close_over_callers(si, offsetof(SubrInfo, is_central_agent));
     close_over_callers(si, offsetof(SubrInfo, replicates));
     for (int i = 0; i < si->subrs.len; i++) {
+        const Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (is_global_subr(s) && s->sub->called_in_init && s->sub->replicates)
+            si->init_replicates = true;
+    }
+    for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))
             continue;
