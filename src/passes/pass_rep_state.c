@@ -218,8 +218,9 @@ static bool plain_loop_else(const IrStmt *s)
 {
     const IrExpr *cond = s->a, *le = cond->kind == IRE_BINARY ? cond->b : NULL;
     const IrVar *lo, *hi;
-    if (cond->kind != IRE_BINARY || cond->op != IROP_LAND || !le || le->kind != IRE_BINARY ||
-        le->op != IROP_LE || !is_var_ref(le->a, &lo) || !is_var_ref(le->b, &hi))
+    if (cond->kind != IRE_BINARY || cond->op != IROP_LAND || cond->a->kind != IRE_NETINFO ||
+        !le || le->kind != IRE_BINARY || le->op != IROP_LE || !is_var_ref(le->a, &lo) ||
+        !is_var_ref(le->b, &hi))
         return false;
     const IrStmt *e = s->els;
     while (e && e->kind == IRS_BLOCK && e->list.len == 1)
