@@ -602,6 +602,8 @@ int main(int argc, char **argv)
                 status = pipeline_dump(pl, stdout) ? 0 : EXIT_INPUT_ERROR;
             else if (!opt.dump_passes)
                 status = generate(&opt, prog, pl, argv[0]);
+            else if (!pipeline_run_streamed(pl))
+                status = EXIT_INPUT_ERROR;
             pipeline_free(pl);
         }
     }

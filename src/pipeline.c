@@ -77,6 +77,20 @@ bool pipeline_dump(Pipeline *p, FILE *f)
     return ir_dump(p->m, f, &h);
 }
 
+bool pipeline_run_streamed(Pipeline *p)
+{
+    for (int i = 0; i < p->m->funcs.len; i++) {
+        IrFunc *f = VEC_AT(p->m->funcs, i, IrFunc);
+        if (f->body || !f->streamed)
+            continue;
+        bool ok = build(f, p);
+        release(f, p);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 void pipeline_free(Pipeline *p)
 {
     if (!p)

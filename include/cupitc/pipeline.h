@@ -30,6 +30,10 @@ IrModule *pipeline_module(Pipeline *p);
  * reported failure. */
 bool pipeline_print(Pipeline *p, Emitter *out);
 bool pipeline_dump(Pipeline *p, FILE *f);
+/* Builds (and frees again) the bodies that are built only when printed,
+ * running their passes, for --dump-passes: their lines come after the
+ * whole-module passes'.  Returns false if the verifier found a fault. */
+bool pipeline_run_streamed(Pipeline *p);
 void pipeline_free(Pipeline *p);
 
 /* Options as the driver's defaults give them: every pass on, lane blocks
