@@ -276,6 +276,42 @@ START_TEST(test_sema_central_agent)
 }
 END_TEST
 
+/* What may REPLICATE a network (directly or through calls), what is
+ * called, and whether an initializer of a global may replicate. */
+#define REPLICATES_TEXT \
+        "TYPE C IS CONNECTION Real w; END;\n" \
+        "TYPE N IS NODE IN C i; Real x; PROCEDURE twin () IS REPLICATE ME INTO 2; END; END;\n" \
+        "TYPE L IS GROUP OF N END;\n" \
+        "TYPE Net IS NETWORK L g; END;\n" \
+        "Net VAR net;\n" \
+        "Int FUNCTION grow (Int CONST k) IS REPLICATE net INTO k; RETURN k; END;\n" \
+        "PROCEDURE viaGrow () IS IF grow (2) > 0 THEN MERGE net; END; END;\n" \
+        "PROCEDURE sync () IS MERGE net; END;\n" \
+        "%s" \
+        "PROCEDURE program () IS viaGrow (); sync (); %s END;\n"
+
+START_TEST(test_sema_replicates)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, REPLICATES_TEXT, "", "");
+    ck_assert_int_eq(analyze(buf), 0);
+    ck_assert(global("grow")->sub->replicates);
+    ck_assert(global("viaGrow")->sub->replicates); /* through the call */
+    ck_assert(!global("sync")->sub->replicates);   /* MERGE does not */
+    ck_assert(global("program")->sub->replicates); /* calls viaGrow */
+    Symbol *twin = VEC_AT(global("N")->type->subrs, 0, Symbol);
+    ck_assert(!twin->sub->replicates);             /* a node, not a network */
+    ck_assert(global("sync")->sub->called);
+    ck_assert(!global("program")->sub->called);
+    ck_assert(!prog->sema->init_replicates);
+    /* program calling itself; a global initialized by a replicating call */
+    snprintf(buf, sizeof buf, REPLICATES_TEXT, "Int VAR n := grow (3);\n", "IF n = 0 THEN program (); END;");
+    ck_assert_int_eq(analyze(buf), 0);
+    ck_assert(global("program")->sub->called);
+    ck_assert(prog->sema->init_replicates);
+}
+END_TEST
+
 START_TEST(test_sema_central_agent_called_from_parallel_code)
 {
     ck_assert_int_eq(analyze(
@@ -698,7 +734,8 @@ static Suite *sema_suite(void)
         test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
     };
     const TTest *const central_agent[] = {
-        test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, NULL,
+        test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, test_sema_replicates,
+        NULL,
     };
     const TTest *const annotations[] = {
         test_sema_call_kinds_and_categories, test_sema_node_grid_rewrite,
