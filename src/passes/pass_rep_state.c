@@ -66,38 +66,36 @@ static const IrExpr *const_init(const Rs *r, const IrVar *v)
     return NULL;
 }
 
+/* e without casts, through the initializers of const locals (or NULL). */
+static const IrExpr *resolve(const Rs *r, const IrExpr *e)
+{
+    for (int depth = 0; e && depth < 8; depth++) {
+        if (e->kind == IRE_CAST)
+            e = e->a;
+        else if (e->kind == IRE_VAR && e->u.var->is_const)
+            e = const_init(r, e->u.var);
+        else
+            return e;
+    }
+    return NULL;
+}
+
 /* The network e points at (&global, or a const local holding it), or -1. */
 static int which_net(const Rs *r, const IrExpr *e)
 {
-    for (int depth = 0; e && depth < 8; depth++) {
-        if (e->kind == IRE_ADDR && e->a && e->a->kind == IRE_VAR)
-            return net_index(r, e->a->u.var);
-        if (e->kind == IRE_CAST)
-            e = e->a;
-        else if (e->kind == IRE_VAR)
-            e = const_init(r, e->u.var);
-        else
-            return -1;
-    }
-    return -1;
+    e = resolve(r, e);
+    return e && e->kind == IRE_ADDR && e->a && e->a->kind == IRE_VAR ? net_index(r, e->a->u.var)
+                                                                     : -1;
 }
 
 /* The constant value of e in *v. */
 static bool const_int(const Rs *r, const IrExpr *e, int64_t *v)
 {
-    for (int depth = 0; e && depth < 8; depth++) {
-        if (e->kind == IRE_INT) {
-            *v = e->u.i;
-            return true;
-        }
-        if (e->kind == IRE_CAST)
-            e = e->a;
-        else if (e->kind == IRE_VAR)
-            e = const_init(r, e->u.var);
-        else
-            return false;
-    }
-    return false;
+    e = resolve(r, e);
+    if (!e || e->kind != IRE_INT)
+        return false;
+    *v = e->u.i;
+    return true;
 }
 
 static bool is_replicate(const IrExpr *e)
@@ -142,18 +140,13 @@ static bool note_decl(IrVisitor *v, IrStmt *s)
     return true;
 }
 
-static Set kills_of(Rs *r, IrStmt *s)
+/* The networks statement s or expression e (either may be NULL) may
+ * replicate, as a set. */
+static Set kills_of(Rs *r, IrStmt *s, IrExpr *e)
 {
     Kills k = {r, 0};
     IrVisitor v = {.stmt = note_decl, .expr = kill_expr, .data = &k};
     ir_walk_stmt(&v, s);
-    return k.set;
-}
-
-static Set kills_of_expr(Rs *r, IrExpr *e)
-{
-    Kills k = {r, 0};
-    IrVisitor v = {.stmt = note_decl, .expr = kill_expr, .data = &k};
     ir_walk_expr(&v, e);
     return k.set;
 }
@@ -257,7 +250,7 @@ static St walk(Rs *r, IrStmt *s, St st)
                 return st;
             }
         }
-        return less(st, kills_of(r, s));
+        return less(st, kills_of(r, s, NULL));
     case IRS_IF: {
         int n = tested_net(r, s->a);
         if (n >= 0 && (st.u >> n & 1)) {
@@ -275,24 +268,24 @@ static St walk(Rs *r, IrStmt *s, St st)
                 r->pruned++;
             }
         }
-        st = less(st, kills_of_expr(r, s->a));
+        st = less(st, kills_of(r, NULL, s->a));
         St t = walk(r, s->then, st);
         return meet(t, walk(r, s->els, st));
     }
     case IRS_LOOP: case IRS_FOR: {
-        St in = less(st, kills_of(r, s));
+        St in = less(st, kills_of(r, s, NULL));
         walk(r, s->then, in);
         return in;
     }
     case IRS_SWITCH: {
-        st = less(st, kills_of_expr(r, s->a));
+        st = less(st, kills_of(r, NULL, s->a));
         St out = st; /* no case taken */
         for (int i = 0; i < s->list.len; i++)
             out = meet(out, walk(r, VEC_AT(s->list, i, IrStmt), st));
         return out;
     }
     default: /* DECL, ASSIGN, RETURN, REDUCE, ...: what they may replicate */
-        return less(st, kills_of(r, s));
+        return less(st, kills_of(r, s, NULL));
     }
 }
 
