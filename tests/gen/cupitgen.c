@@ -181,6 +181,7 @@ typedef struct {
     int needk;
     int nsubs;     /* callable subs of me: the ones defined before */
     int depthsub;  /* inside recursive proc rp */
+    int has_pf;    /* a Bool CONST parameter pf is in scope */
 } Env;
 
 static void at(Env *e, char *s, int ty, double b, int fb)
@@ -425,7 +426,7 @@ static char *args(Env *e, const char *pk)
         switch (pk[i]) {
         case 'r': a = norm_r(gen_real(e, 1)).s; break;
         case 'i': a = norm_i(gen_int(e, 1), 999).s; break;
-        case 'b': a = gen_bool(e, 1); break;
+        case 'b': a = ch(40) ? (ch(50) ? "true" : "false") : gen_bool(e, 1); break; /* constants: const-branch */
         case 'm': a = S("%d", rnd(4)); break;
         default: a = S("%d", rng(0, 4)); break;
         }
@@ -449,7 +450,7 @@ static void param_atoms(Env *e, const char *pk)
         switch (pk[i]) {
         case 'r': at(e, "pa", TR, 64, 2); break;
         case 'i': at(e, "pn", TI, 999, 0); break;
-        case 'b': at(e, "pf", TB, 0, 0); break;
+        case 'b': at(e, "pf", TB, 0, 0); e->has_pf = 1; break;
         case 'm': at(e, "pm", TI, 3, 0); e->mode = 1; break;
         default: at(e, "pd", TI, 4, 0); break;
         }
@@ -584,9 +585,14 @@ static void loop(Env *e, int d)
 
 static void ifstmt(Env *e, int d)
 {
-    L("IF %s THEN", gen_bool(e, 2));
+    /* the bare parameter (or its NOT), which a constant argument decides */
+    int bare = e->has_pf && ch(35);
+    L("IF %s THEN", bare ? (ch(50) ? "pf" : "NOT pf") : gen_bool(e, 2));
     ind++; gen_stmts(e, rng(1, 2), d - 1); ind--;
-    if (ch(30)) { L("ELSIF %s THEN", gen_bool(e, 1)); ind++; gen_stmts(e, 1, d - 1); ind--; }
+    if (ch(30)) {
+        L("ELSIF %s THEN", bare && ch(50) ? (ch(50) ? "pf" : "NOT pf") : gen_bool(e, 1));
+        ind++; gen_stmts(e, 1, d - 1); ind--;
+    }
     if (ch(50)) { L("ELSE"); ind++; gen_stmts(e, rng(1, 2), d - 1); ind--; }
     L("END;");
 }
@@ -976,6 +982,19 @@ static void gen_con(int ci)
         L("END;");
     }
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
+    if (use_boom) {
+        /* the error ending's connection-level errors: d is 0 in one replicate */
+        static const char *kinds[] = {
+            "REPLICATE ME INTO 2 + d;",     /* connection REPLICATE while replicated */
+            "ME.w := Real (2 ** (d - 1));", /* negative exponent */
+            "ME.d := Real (10 ** (d + 10));", /* ** overflow */
+            "ME.w := Real (%d %% d);",      /* % by zero */
+        };
+        int k = rnd(4);
+        L("PROCEDURE cboom (Int CONST d) IS");
+        L(S("  IF d = 0 THEN %s END;", kinds[k]), rng(1, 9));
+        L("END;");
+    }
     int n = rng(1, 2);
     for (int i = 0; i < n; i++) gen_sub(XCONN, t, ch(25), 0);
     gen_merge(t);
@@ -1007,7 +1026,19 @@ static void gen_node(int ni)
         L("%s C%d %s;", t->if_mode[i] == 1 ? "IN" : "OUT", t->if_con[i], t->if_name[i]);
     emit_elems(t);
     if (ch(50)) { t->getter = "h"; L("Int FUNCTION geth () IS RETURN ME.h; END FUNCTION;"); }
-    if (use_boom) L("PROCEDURE twin () IS REPLICATE ME INTO 2; END;");
+    if (use_boom) {
+        L("PROCEDURE twin () IS REPLICATE ME INTO 2; END;");
+        /* the error ending's node-level errors: d is 0 in one replicate */
+        int k = rnd(t->has_vv ? 6 : 5);
+        L("PROCEDURE nboom (Int CONST d) IS");
+        if (k == 0) L("  IF d = 0 THEN ME.h := ME.h %% d; END;");
+        else if (k == 1) L("  IF d = 0 THEN ME.h := 3 ** (d - 1); END;");
+        else if (k == 2) L("  IF d = 0 THEN ME.h := (ME.h * ME.h + 2) ** (d + 40); END;");
+        else if (k == 3) L("  IF d = 0 THEN ME.%s[].cboom (d); END;", t->if_name[rnd(t->nif)]);
+        else if (k == 4) L("  IF d = 0 THEN REPLICATE ME INTO 2; END;");
+        else L("  IF d = 0 THEN ME.vv[d - 1] := 0.0; END;");
+        L("END;");
+    }
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
@@ -1320,7 +1351,7 @@ static void gen_net(void)
         for (int i = 0; i < nun; i++)
             if (!un[i].arr && g < 0) g = i;
             else if (un[i].arr && !use_grid && a < 0) a = i;
-        int kind = rnd(4);
+        int kind = rnd(8), fo, fi, b = rnd(nun), c = rnd(nun);
         L("PROCEDURE boom (Int CONST j) IS");
         if (kind == 1 && g >= 0)
             L("  IF INDEX = j THEN ME.%s[MAXINDEX (ME.%s) + 1].nkey (); END;", un[g].name, un[g].name);
@@ -1328,6 +1359,18 @@ static void gen_net(void)
             L("  IF INDEX = j THEN EXTEND ME.%s BY 1; END;", un[g].name);
         else if (kind == 3 && a >= 0)
             L("  IF INDEX = j THEN ME.%s[].twin (); END;", un[a].name);
+        else if (kind == 4)
+            /* every node of one unit in replicate j fails (or none: empty) */
+            L("  ME.%s[].nboom (INDEX - j);", un[b].name);
+        else if (kind == 5 && conn_pair(b, c, &fo, &fi))
+            /* CONNECT or DISCONNECT while replicated */
+        {
+            int conn = ch(50);
+            L("  IF INDEX = j THEN %s ME.%s[].%s %s ME.%s[].%s; END;", conn ? "CONNECT" : "DISCONNECT", un[b].name,
+              node[un[b].nt].if_name[fo], conn ? "TO" : "FROM", un[c].name, node[un[c].nt].if_name[fi]);
+        }
+        else if (kind == 6)
+            L("  IF INDEX = j THEN ME.z := 2 ** (INDEX - j - 1); END;");
         else
             L("  IF INDEX = j THEN ME.z := 100 / (INDEX - j); END;");
         L("END;");
@@ -1597,9 +1640,23 @@ static void gen_ca(void)
         /* every build must stop with the same message and exit status, and
            keep what was printed before */
         static const int kk[] = {1, 2, 16, 17, 33};
-        int k = kk[rnd(5)];
+        int k = kk[rnd(5)], how = rnd(8);
         L("REPLICATE net INTO %d;", k);
-        L("net[].boom (%d);", rnd(k));
+        if (how == 0) {
+            /* a replicate subscript one past the last */
+            L("n := MAXINDEX (net) + 1;");
+            L("net[n].boom (0);");
+        } else if (how == 1 && k >= 2) {
+            /* REPLICATE (other than INTO 1) while replicated */
+            L("REPLICATE net INTO %d;", k + rng(-1, 1));
+        } else if (how == 2) {
+            /* a count that is not positive, from a variable */
+            L("n := MAXINDEX (net) - %d;", k - 1 + rng(1, 2));
+            L("REPLICATE net INTO 1;");
+            L("REPLICATE net INTO n;");
+        } else {
+            L("net[].boom (%d);", rnd(k));
+        }
         L("pString (\"not reached\\n\");");
     }
     ind--;
@@ -1623,6 +1680,10 @@ static void gen_motif_types(void)
        the merged gradient (then equal in every replicate: not merged, kept
        once per lane block by the shared pass) */
     int perrep = ch(50);
+    /* the layers' code selected by Bool CONST parameters that each call
+       fixes (one node procedure for every layer, as a trainer may be
+       written): the const-branch pass keeps one arm per group */
+    int dispatch = ch(50);
     L("TYPE Ml IS CONNECTION");
     L("  Real w := %s, g := 0.0, input := 0.0, signal := 0.0;", rlit(rng(-8, 8)));
     L("  PROCEDURE send (Real CONST x) IS ME.input := x; ME.signal := x * ME.w; END;");
@@ -1642,19 +1703,44 @@ static void gen_motif_types(void)
     L("  Int fan := 0;");
     L("  PROCEDURE seed (Real CONST r) IS ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x); END;",
       rlit(rng(-8, 8)));
+    const char *pre = ch(20) ? "ME.err := 0.0;" : NULL; /* the sum not first: the call stays as it is */
+    const char *xf = ch(50) ? S("ME.x := q (ME.net * 0.5 + %s);", rlit(rng(-4, 4)))
+                            : S("ME.x := q (maxReal (ME.net, %s));", rlit(rng(-8, 0)));
+    const char *half = ch(50) ? "" : " * 0.5";
     L("  PROCEDURE fire () IS");
-    if (ch(20)) L("    ME.err := 0.0;"); /* the sum not first: the call stays as it is */
+    if (pre) L("    %s", pre);
     L("    REDUCTION ME.in[].signal:rsum INTO ME.net;");
-    if (ch(50)) L("    ME.x := q (ME.net * 0.5 + %s);", rlit(rng(-4, 4)));
-    else L("    ME.x := q (maxReal (ME.net, %s));", rlit(rng(-8, 0)));
+    L("    %s", xf);
     L("    ME.out[].send (ME.x);");
     L("  END;");
     L("  PROCEDURE blame (Real CONST t) IS ME.err := q (t - ME.x); ME.in[].back (ME.err); END;");
     L("  PROCEDURE gather () IS");
     L("    REDUCTION ME.out[].signal:rsum INTO ME.back;");
-    L("    ME.err := q (ME.back%s);", ch(50) ? "" : " * 0.5");
+    L("    ME.err := q (ME.back%s);", half);
     L("    ME.in[].back (ME.err);");
     L("  END;");
+    if (dispatch) {
+        /* seed and fire, blame and gather in one procedure each */
+        L("  PROCEDURE act (Bool CONST isInput; Real CONST r) IS");
+        L("    IF %s THEN", ch(50) ? "isInput" : "NOT (NOT isInput)");
+        L("      ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x);", rlit(rng(-8, 8)));
+        L("    ELSE");
+        if (pre) L("      %s", pre);
+        L("      REDUCTION ME.in[].signal:rsum INTO ME.net;");
+        L("      %s", xf);
+        L("      ME.out[].send (ME.x);");
+        L("    END;");
+        L("  END;");
+        L("  PROCEDURE learn (Bool CONST isOutput; Real CONST t) IS");
+        L("    IF NOT isOutput THEN");
+        L("      REDUCTION ME.out[].signal:rsum INTO ME.back;");
+        L("      ME.err := q (ME.back%s);", half);
+        L("    ELSE");
+        L("      ME.err := q (t - ME.x);");
+        L("    END;");
+        L("    ME.in[].back (ME.err);");
+        L("  END;");
+    }
     L("  PROCEDURE adapt () IS ME.in[].learn (ME.err); END;");
     L("  PROCEDURE apply () IS ME.in[].apply (); END;");
     L("  PROCEDURE prune (Real CONST lim) IS ME.in[].cut (lim); END;");
@@ -1681,16 +1767,28 @@ static void gen_motif_types(void)
     L("    CONNECT ME.b[].out TO ME.c[].in;");
     L("  END;");
     L("  PROCEDURE forward () IS");
-    L("    ME.a[].seed (q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
-    L("    ME.z[].seed (1.0);");
-    L("    ME.b[].fire ();");
-    L("    ME.c[].fire ();");
+    if (dispatch) {
+        L("    ME.a[].act (true, q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
+        L("    ME.z[].act (true, 1.0);");
+        L("    ME.b[].act (false, 0.0);");
+        L("    ME.c[].act (false, 0.0);");
+    } else {
+        L("    ME.a[].seed (q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
+        L("    ME.z[].seed (1.0);");
+        L("    ME.b[].fire ();");
+        L("    ME.c[].fire ();");
+    }
     L("    REDUCTION ME.c[].x:rsum INTO ME.total;");
     L("    REDUCTION ME.b[].x:rsum INTO ME.hid;");
     L("  END;");
     L("  PROCEDURE backward () IS");
-    L("    ME.c[].blame (%s);", rlit(rng(-8, 8)));
-    L("    ME.b[].gather ();");
+    if (dispatch) {
+        L("    ME.c[].learn (true, %s);", rlit(rng(-8, 8)));
+        L("    ME.b[].learn (false, 0.0);");
+    } else {
+        L("    ME.c[].blame (%s);", rlit(rng(-8, 8)));
+        L("    ME.b[].gather ();");
+    }
     L("    REDUCTION ME.b[].back:rsum INTO ME.blame;");
     L("  END;");
     L("  PROCEDURE adapt () IS ME.c[].adapt (); ME.b[].adapt (); END;");
