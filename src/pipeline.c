@@ -22,7 +22,9 @@ Pipeline *pipeline_build(Program *prog, Arena *arena, const PipelineOptions *o)
     LowerOptions lo = {
         .lanes = o->ir.lanes,
         /* the analyses the passes need */
-        .fuse = po->on[PASS_FUSE] || po->on[PASS_SHARED] || po->on[PASS_MERGE_FIRST],
+        .fuse = po->on[PASS_FUSE] || po->on[PASS_SHARED] || po->on[PASS_MERGE_FIRST] ||
+                po->on[PASS_CONST_BRANCH],
+        .const_branch = po->on[PASS_CONST_BRANCH],
     };
     Pipeline *p = calloc(1, sizeof *p);
     if (!p) {

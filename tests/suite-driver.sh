@@ -52,6 +52,12 @@ check host-tuned sh -c "'$CUPITC' -v '$prog' -o '$out/h' 2>'$out/h.cmd' && grep 
 check portable sh -c "'$CUPITC' -v --portable '$prog' -o '$out/p' 2>'$out/p.cmd' && ! grep -q -- '-march=native' '$out/p.cmd' && '$out/p' | grep -q '^120 5'"
 check no-openmp sh -c "'$CUPITC' -v --no-openmp '$prog' -o '$out/s' 2>'$out/s.cmd' && ! grep -q -- '-fopenmp' '$out/s.cmd' && '$out/s' | grep -q '^120 5'"
 
+# --dump-passes reports what each pass did; -fno-PASS turns one off
+cb=tests/run/const-branch.nn
+check dump-passes sh -c "'$CUPITC' --dump-passes '$cb' 2>&1 | grep -q '^const-branch: cpNL_Net_b_act: the IF of line 24 keeps only its ELSE'"
+check no-pass sh -c "'$CUPITC' --dump-passes -fno-const-branch '$cb' 2>&1 | grep -q '^dce: ' && ! '$CUPITC' --dump-passes -fno-const-branch '$cb' 2>&1 | grep -q '^const-branch'"
+check unknown-pass status_is 2 "$CUPITC" -fno-frobnicate "$prog"
+
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"
 check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' | grep -q '^120 5'"

@@ -74,6 +74,8 @@ typedef struct LowerSlot {
 typedef struct LowerOptions {
     bool lanes;         /* replicated networks run in lane blocks */
     bool fuse;          /* run the transport and uniformity analyses */
+    bool const_branch;  /* lane code keeps only the branch of an IF that
+                           lower_known_arg decides */
 } LowerOptions;
 
 typedef struct LowerPlan LowerPlan;
@@ -117,6 +119,11 @@ bool lower_call_uniform(const LowerPlan *p, const Expr *call);
  * connection subroutine `s` on `bundle` of `net` (a network call of the
  * central agent reaches it).  Instances that cannot run get no body that
  * would need the elements the plan leaves out. */
+/* The Bool CONST parameter `param` of node procedure `proc` as every call of
+ * its lane version for `group` passes it: 1 true, 0 false, -1 not known
+ * (no plan, calls that differ or pass a value the compiler cannot tell). */
+int lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net, int group,
+                    int param);
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle);
 

@@ -34,6 +34,10 @@ IrExpr *lower_lazy_value(Lw *lw, IrFunc *f, const LazyWriter *w, int b, IrExpr *
  * node's lane record (created on first use). */
 IrField *lower_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc,
                           const Symbol *param);
+/* What lowering decided for the const-branch pass in function f: one line
+ * per IF that kept only its arm taken (NULL-terminated, NULL if none).
+ * The pass reports them (--dump-passes). */
+const char *const *lower_const_branches(Lw *lw, const IrFunc *f);
 /* The lane-array temporaries of an interface call's arguments in lane
  * code of function f, one per parameter of the called procedure (NULL:
  * none recorded). */

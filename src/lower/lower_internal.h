@@ -33,6 +33,9 @@ struct LowerPlan {
     PtrMap site_slot;     /* (site, NULL, 0) -> LowerSlot* */
     PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
+    PtrMap known_args;    /* (node procedure, net, group) -> int8_t[64]: each Bool
+                             CONST parameter as every walked call passes it,
+                             1 true, 0 false, -1 not the same constant */
     PtrMap gave_up;       /* (net, NULL, 0) -> (void *)1: no plan, all in memory */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */

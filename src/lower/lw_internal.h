@@ -71,6 +71,9 @@ typedef struct Lw {
     /* interface call sites in lane code -> their lane-array argument
        temporaries (passes recompute connection values from them) */
     PtrMap site_args;   /* (Expr* call, IrFunc*, 0) -> IrVar** (one per parameter) */
+    /* (IrFunc*, NULL, 0) -> PtrVec* of const char*: the IFs the const-branch
+       decision left with one arm (lower_const_branches) */
+    PtrMap const_branches;
     IrVar *source_file; /* cp_source_file */
     /* a recomputed connection value being lowered (lower_lazy_value): the
        parameters of lazy_proc come from slot lazy_slot of the node record

@@ -1057,6 +1057,75 @@ static void lane_global_call(Lw *lw, Stmt *s)
     (void)m;
 }
 
+/* A condition every call of this lane version decides: a Bool CONST
+ * parameter (or its NOT) that all calls pass as the same constant
+ * (lower_known_arg).  1 true, 0 false, -1 not known. */
+static int known_cond(Lw *lw, const Expr *cond)
+{
+    bool neg = false;
+    while (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
+        neg = !neg;
+        cond = cond->u.unary.operand;
+    }
+    if (cond->kind != EXPR_NAME || !cond->sym || cond->sym->kind != SYM_PARAM ||
+        cond->sym->subr != lw->fn->subr)
+        return -1;
+    int k = lower_known_arg(lw->plan, lw->fn->subr, lw->fn->net, lw->fn->group, cond->sym->index);
+    return k < 0 ? -1 : neg ? !k : k;
+}
+
+/* The arm of IF s that runs in every call of this node procedure's lane
+ * version (NULL: none, no ELSE); *known false where that cannot be told. */
+static Block *known_arm(Lw *lw, Stmt *s, bool *known)
+{
+    const LwFn *fn = lw->fn;
+    *known = false;
+    if (!fn->lane || fn->merge_inst || !fn->net || fn->group < 0 || !fn->subr ||
+        !fn->subr->owner || fn->subr->owner->kind != TY_NODE)
+        return NULL;
+    for (int i = 0; i < s->u.if_.arms.len; i++) {
+        IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+        int k = known_cond(lw, arm->cond);
+        if (k < 0)
+            return NULL;
+        if (k == 1) {
+            *known = true;
+            return arm->body;
+        }
+    }
+    *known = true;
+    return s->u.if_.else_body;
+}
+
+/* For --dump-passes: which arm of IF s this lane version keeps. */
+static void note_const_branch(Lw *lw, const Stmt *s, const Block *taken)
+{
+    IrFunc *f = lw->fn->f;
+    int arm = -1;
+    for (int i = 0; i < s->u.if_.arms.len; i++)
+        if (VEC_AT(s->u.if_.arms, i, IfArm)->body == taken)
+            arm = i;
+    const char *what = arm == 0 ? "THEN" : arm > 0 ? "ELSIF" : taken ? "ELSE" : "no arm";
+    PtrVec *v = ptrmap_get(&lw->const_branches, f, NULL, 0);
+    if (!v) {
+        v = arena_alloc(lw->m->perm, sizeof *v);
+        *v = (PtrVec){0};
+        ptrmap_put(lw->m->perm, &lw->const_branches, f, NULL, 0, v);
+    }
+    vec_push(lw->m->perm, v, arena_printf(lw->m->perm, "%s: the IF of line %d keeps only its %s", f->name,
+                                           s->loc.line, what));
+}
+
+const char *const *lower_const_branches(Lw *lw, const IrFunc *f)
+{
+    PtrVec *v = ptrmap_get(&lw->const_branches, f, NULL, 0);
+    if (!v || !v->len)
+        return NULL;
+    vec_push(lw->m->perm, v, NULL);
+    v->len--; /* NULL-terminated, not counted */
+    return (const char *const *)v->items;
+}
+
 static void lane_stmt(Lw *lw, Stmt *s)
 {
     switch (s->kind) {
@@ -1094,6 +1163,20 @@ static void lane_stmt(Lw *lw, Stmt *s)
         clear_lanes(lw, lw->loop_base, NULL, NULL, s->loc);
         break;
     case STMT_IF: {
+        bool known;
+        Block *taken = known_arm(lw, s, &known);
+        if (known) {
+            note_const_branch(lw, s, taken);
+            /* every active lane takes the same arm: its statements, without
+               masks; in place when it has no locals (so that a sum it starts
+               with is the procedure's first statement, pass_dense.c) */
+            if (taken && !taken->defs.len)
+                for (int i = 0; i < taken->stmts.len && !lw->failed; i++)
+                    lane_stmt(lw, VEC_AT(taken->stmts, i, Stmt));
+            else if (taken)
+                lane_block(lw, taken);
+            break;
+        }
         IrStmt *saved = lw_open(lw, s->loc);
         lane_if(lw, s);
         lw_close(lw, saved);

@@ -973,9 +973,8 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S)
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
                         State *S, const PtrVec *args)
 {
-    if (!proc->decl || proc->sub->external || !enter(c, proc))
+    if (!proc->decl || proc->sub->external)
         return;
-    ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, g, (void *)1);
     NodeCx cx = {.proc = proc, .group = g, .full = full, .returned = returned};
     for (int i = 0; i < 64; i++)
         cx.known[i] = -1;
@@ -986,6 +985,21 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
             a->is_const)
             cx.known[i] = a->const_int != 0;
     }
+    /* what every call of this instance passes (lower_known_arg), met over
+       all calls -- also a recursive one, which is not walked again */
+    int8_t *kn = ptrmap_get(&c->p->known_args, proc, c->tn->net, g);
+    if (!kn) {
+        kn = arena_alloc(c->p->arena, 64);
+        memcpy(kn, cx.known, 64);
+        ptrmap_put(c->p->arena, &c->p->known_args, proc, c->tn->net, g, kn);
+    } else {
+        for (int i = 0; i < 64; i++)
+            if (kn[i] != cx.known[i])
+                kn[i] = -1;
+    }
+    if (!enter(c, proc))
+        return;
+    ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, g, (void *)1);
     t_node_block(c, &cx, proc->decl->u.subr.body, S);
     if (cx.ex.ret) {
         st_union(S, cx.ex.ret);

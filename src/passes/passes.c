@@ -20,6 +20,8 @@ static const struct {
     [PASS_VSUM] = {"vsum", pass_vsum, NULL},
     [PASS_DENSE] = {"dense", pass_dense, NULL},
     [PASS_DROP_FIELDS] = {"drop-fields", pass_drop_fields, NULL},
+    /* lowering builds only the arm taken; the pass reports it */
+    [PASS_CONST_BRANCH] = {"const-branch", NULL, pass_const_branch},
 };
 
 const char *pass_name(PassId id)

@@ -12,6 +12,7 @@ typedef struct PassCtx {
 } PassCtx;
 
 void pass_dce(PassCtx *c);
+void pass_const_branch(PassCtx *c, IrFunc *f);
 void pass_fuse(PassCtx *c);
 void pass_shared(PassCtx *c);
 void pass_merge_first(PassCtx *c, IrFunc *f);

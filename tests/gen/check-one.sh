@@ -53,7 +53,7 @@ case $CUPITC in /*) ;; */*) CUPITC=$(pwd)/$CUPITC ;; esac
 DEFAULT_RUNS="O0:1 O0:2 default:1 default:2 no-lanes:1 no-lanes:2 no-fuse:1 no-fuse:2 no-pass:1 no-pass:2 no-openmp:1 native:1 native:2 par:2"
 # the passes the no-pass variant turns off, one per program (fuse has its
 # own variant); `cupitc --help` lists them all
-OTHER_PASSES="dce shared merge-first batch rep-state vsum dense drop-fields"
+OTHER_PASSES="dce shared merge-first batch rep-state vsum dense drop-fields const-branch"
 runs=${CHECK_RUNS:-$DEFAULT_RUNS}
 secs=10
 work=""

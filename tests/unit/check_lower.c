@@ -122,7 +122,7 @@ static void plan_for(const char *conn_extra, const char *procs, const char *call
     fclose(m);
     ck_assert_msg(diag_error_count() == 0, "program not accepted:\n%s\n%s", msgs, text);
     free(msgs);
-    plan = lower_program(prog, arena, &(LowerOptions){.lanes = true, .fuse = fuse});
+    plan = lower_program(prog, arena, &(LowerOptions){.lanes = true, .fuse = fuse, .const_branch = fuse});
     FILE *d = open_memstream(&dump, &dump_len);
     lower_dump(plan, d);
     fclose(d);
@@ -358,6 +358,74 @@ START_TEST(test_lower_unreached_instances)
 }
 END_TEST
 
+/* ---- Bool CONST arguments every call fixes (const-branch) ----------------------- */
+
+static int known_emit_all(int group)
+{
+    Type *u = type_named("U");
+    for (int i = 0; i < u->subrs.len; i++) {
+        Symbol *s = VEC_AT(u->subrs, i, Symbol);
+        if (!strcmp(s->name, "emitAll"))
+            return lower_known_arg(plan, s, lower_net_at(plan, 0), group, 0);
+    }
+    ck_abort_msg("no emitAll");
+    return -2;
+}
+
+static int count_ifs(const IrStmt *s)
+{
+    if (!s)
+        return 0;
+    int n = s->kind == IRS_IF;
+    for (int i = 0; i < s->list.len; i++)
+        n += count_ifs(VEC_AT(s->list, i, IrStmt));
+    return n + count_ifs(s->then) + count_ifs(s->els);
+}
+
+/* The IF statements of function `name` in the IR after the passes. */
+static int ifs_of(const char *name)
+{
+    for (int i = 0; i < module->funcs.len; i++) {
+        const IrFunc *f = VEC_AT(module->funcs, i, IrFunc);
+        if (!strcmp(f->name, name))
+            return count_ifs(f->body);
+    }
+    ck_abort_msg("no function %s", name);
+    return -1;
+}
+
+START_TEST(test_lower_known_args)
+{
+    static const char *const procs =
+        "PROCEDURE f (Bool CONST x) IS ME.a[].emitAll (true); ME.b[].emitAll (x); END;\n"
+        "PROCEDURE g () IS ME.a[0].emitAll (true); ME.b[].emitAll (false); END;\n"
+        "PROCEDURE h () IS ME.b[1...1].emitAll (true); END;";
+    /* group a: true in every call (group and single node); b: the caller's
+       parameter, not a constant */
+    plan_for("", procs, "net[].f (true); net[].g ();", true);
+    ck_assert_int_eq(known_emit_all(0), 1);
+    ck_assert_int_eq(known_emit_all(1), -1);
+    /* b: false in the only call */
+    plan_for("", procs, "net[].g ();", true);
+    ck_assert_int_eq(known_emit_all(1), 0);
+    /* b: false in one call, true in another (a slice) */
+    plan_for("", procs, "net[].g (); net[].h ();", true);
+    ck_assert_int_eq(known_emit_all(1), -1);
+    /* the lane versions keep only the arm taken: no IF on masks of the
+       arms, only the entry's test for an empty mask ... */
+    plan_for("", procs, "net[].g ();", true);
+    int folded_a = ifs_of("cpNL_N_a_emitAll"), folded_b = ifs_of("cpNL_N_b_emitAll");
+    /* ... which the masked IF has, with one test per arm, besides */
+    plan_for("", procs, "net[].g (); net[].h ();", true);
+    ck_assert_int_eq(ifs_of("cpNL_N_a_emitAll"), folded_a);
+    ck_assert_int_ge(ifs_of("cpNL_N_b_emitAll"), folded_b + 2);
+    /* without the analysis (-O0) nothing is known */
+    plan_for("", procs, "net[].g ();", false);
+    ck_assert_int_eq(known_emit_all(0), -1);
+    ck_assert_int_eq(known_emit_all(1), -1);
+}
+END_TEST
+
 /* ---- elements equal in every replicate (uniform.c) ---------------------------- */
 
 static const char *const train_procs =
@@ -570,6 +638,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_uniform_calls);
     tcase_add_test(tc, test_lower_dense);
     tcase_add_test(tc, test_lower_rep_state);
+    tcase_add_test(tc, test_lower_known_args);
     suite_add_tcase(s, tc);
     return s;
 }
