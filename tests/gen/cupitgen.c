@@ -33,9 +33,15 @@
  *    one branch, in a loop that replicates, and after a procedure that
  *    replicates (what the rep-state pass must see).
  *  - One program in eight ends with a run-time error in one replicate of
- *    1, 2, 16, 17 or 33 (division by zero, a node subscript out of range,
- *    EXTEND while replicated, self-replication in a node array): every
+ *    1, 2, 16, 17 or 33, raised by the network, by every node of a unit or
+ *    every connection of such nodes in that replicate, or by the central
+ *    agent (semantics.md §10.3; tests/gen/README.md lists them): every
  *    build must print the same before it and stop with the same message.
+ *  - Bool CONST parameters often get constant arguments and IFs test the
+ *    bare parameter; half of the layered motifs select each layer's code
+ *    so (the const-branch pass).
+ *  - One program in three has a group qq of a node type without MERGE,
+ *    written only with the same values in every replicate.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -152,6 +158,10 @@ static int ncon, nnode;
 static Ty con[2], node[2], net;
 static int use_rec, use_vec, use_sym;
 static int use_boom; /* the program ends with a run-time error in one replicate */
+/* a group qq of a node type without MERGE, written only with values that
+   are the same in every replicate (then any replicate's value is the
+   merged one); its size and argument, decided by the seed alone */
+static int use_nomerge, nomerge_n, nomerge_k;
 static int use_maze; /* REPLICATE under IF, in a loop and in a procedure */
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
@@ -1266,7 +1276,9 @@ static void gen_net(void)
     for (int i = 0; i < nun; i++)
         L("%s %s;", un[i].arr ? (use_grid ? "Grid" : "Arr") : S("L%d", un[i].nt),
           un[i].arr ? un[i].elem : un[i].name);
+    if (use_nomerge) L("Ql qq;");
     emit_elems(t);
+    if (use_nomerge) L("PROCEDURE qset (Int CONST k) IS ME.qq[].setup (k); END;");
     /* build: groups, node assignment before any connection, CONNECTs */
     L("PROCEDURE build () IS");
     ind++;
@@ -1279,6 +1291,7 @@ static void gen_net(void)
         o->kind = OP_CONN;
         emit_op(o);
     }
+    if (use_nomerge) L("EXTEND ME.qq BY %d; ME.qq[].setup (%d);", nomerge_n, nomerge_k);
     ind--;
     L("END;");
     L("PROCEDURE marks () IS");
@@ -1333,6 +1346,10 @@ static void gen_net(void)
         }
         if (nt->has_pr)
             L("pq := Pr (0, 0.0); REDUCTION ME.%s[].pr:prsum INTO pq; ME.k%d := ME.k%d + pq.k %% 997 + Int (pq.z * 4.0) %% 997;", g, i, i);
+    }
+    if (use_nomerge) {
+        L("c := 0; REDUCTION ME.qq[].tag:isum INTO c; ME.k0 := ME.k0 + c %% 997;");
+        L("r := 0.0; REDUCTION ME.qq[].val:rsum INTO r; ME.k0 := ME.k0 + Int (r * 4.0) %% 997;");
     }
     ind--;
     L("END;");
@@ -1563,6 +1580,7 @@ static void gen_ca(void)
     replicated = 1;
     reps_lo = reps_hi = k1;
     L("net[].vary ();");
+    if (use_nomerge) L("net[].qset (%d);", nomerge_k + 1); /* the same in every replicate */
     for (int i = rng(3, size_medium ? 7 : 5); i > 0; i--) ca_rstmt(&e);
     L("show (3);");
     int merges = 1;
@@ -1965,6 +1983,20 @@ int main(int argc, char **argv)
             L("TYPE Arr IS ARRAY 3 OF N%d END TYPE;", un[i].nt);
             if (use_grid) L("TYPE Grid IS ARRAY 2 OF Arr END TYPE;");
         }
+    {
+        uint64_t h = (seed * 0xBF58476D1CE4E5B9ULL) >> 40;
+        use_nomerge = h % 3 == 0;
+        nomerge_n = (int)(h / 3 % 5);            /* 0 .. 4 nodes */
+        nomerge_k = (int)(h / 15 % 9) + 1;
+    }
+    if (use_nomerge) {
+        L("TYPE Qn IS NODE");
+        L("  Int tag := 0;");
+        L("  Real val := 0.0;");
+        L("  PROCEDURE setup (Int CONST k) IS ME.tag := (k + 3 * INDEX) %% 97; ME.val := Real (ME.tag) * 0.25; END;");
+        L("END TYPE;");
+        L("TYPE Ql IS GROUP OF Qn END TYPE;");
+    }
     gen_net();
     /* the motif: decided by the seed alone, from a stream of its own */
     motif_on = ((seed * 0x94D049BB133111EBULL) >> 40) % 3 == 0;
