@@ -119,11 +119,13 @@ bool lower_call_uniform(const LowerPlan *p, const Expr *call);
  * connection subroutine `s` on `bundle` of `net` (a network call of the
  * central agent reaches it).  Instances that cannot run get no body that
  * would need the elements the plan leaves out. */
-/* The Bool CONST parameter `param` of node procedure `proc` as every call of
- * its lane version for `group` passes it: 1 true, 0 false, -1 not known
- * (no plan, calls that differ or pass a value the compiler cannot tell). */
-int lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net, int group,
-                    int param);
+/* The Bool or integral CONST parameter `param` of node procedure `proc` as
+ * every call of its lane version for `group` passes it: true and *value
+ * (Bool: 0 or 1) when each call passes the same constant; false when not
+ * known (no plan, calls that differ or pass a value the compiler cannot
+ * tell). */
+bool lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net, int group,
+                     int param, int64_t *value);
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle);
 

@@ -32,9 +32,9 @@ typedef enum PassId {
     PASS_VSUM,         /* sum reductions in vector registers */
     PASS_DENSE,        /* dense bundles as matrix kernels */
     PASS_DROP_FIELDS,  /* lane-record fields no code names are left out */
-    PASS_CONST_BRANCH, /* an IF on a Bool CONST parameter that every call of a
-                          lane version fixes: only the branch taken (decided
-                          while lowering, from the transport analysis) */
+    PASS_CONST_BRANCH, /* an IF on Bool or integral CONST parameters that every
+                          call of a lane version fixes: only the branch taken
+                          (decided while lowering, from the transport analysis) */
     PASS__COUNT
 } PassId;
 

@@ -147,14 +147,17 @@ bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net
            ptrmap_get(&p->reached, s, net, group_or_bundle);
 }
 
-int lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net, int group,
-                    int param)
+bool lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net, int group,
+                     int param, int64_t *value)
 {
     if (!p->planned || !p->opts.const_branch || param < 0 || param >= 64 ||
         ptrmap_get(&p->gave_up, net, NULL, 0))
-        return -1;
-    const int8_t *kn = ptrmap_get(&p->known_args, proc, net, group);
-    return kn ? kn[param] : -1;
+        return false;
+    const KnownArgs *kn = ptrmap_get(&p->known_args, proc, net, group);
+    if (!kn || !kn->known[param])
+        return false;
+    *value = kn->value[param];
+    return true;
 }
 
 /* ---- subroutines that name I/O areas ------------------------------------------------ */

@@ -33,9 +33,7 @@ struct LowerPlan {
     PtrMap site_slot;     /* (site, NULL, 0) -> LowerSlot* */
     PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
-    PtrMap known_args;    /* (node procedure, net, group) -> int8_t[64]: each Bool
-                             CONST parameter as every walked call passes it,
-                             1 true, 0 false, -1 not the same constant */
+    PtrMap known_args;    /* (node procedure, net, group) -> KnownArgs* */
     PtrMap gave_up;       /* (net, NULL, 0) -> (void *)1: no plan, all in memory */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */
@@ -44,6 +42,14 @@ struct LowerPlan {
     int nslots;
     PtrVec dump;          /* const char* lines for lower_dump */
 };
+
+/* The Bool and integral CONST parameters of a node procedure's lane version
+ * (the first 64) as every call the transport walk sees passes them: the
+ * same constant in each (known[i], value[i]), or not (known[i] false). */
+typedef struct KnownArgs {
+    bool known[64];
+    int64_t value[64];
+} KnownArgs;
 
 void lower_collect_shapes(LowerPlan *p);
 void lower_transport(LowerPlan *p);

@@ -1057,29 +1057,71 @@ static void lane_global_call(Lw *lw, Stmt *s)
     (void)m;
 }
 
-/* A condition every call of this lane version decides: a Bool CONST
- * parameter (or its NOT) that all calls pass as the same constant
- * (lower_known_arg).  1 true, 0 false, -1 not known. */
+/* The value of e where every call of this lane version decides it: a
+ * constant, or a Bool or integral CONST parameter that all calls pass as
+ * the same constant (lower_known_arg).  False where it cannot be told. */
+static bool known_value(Lw *lw, const Expr *e, int64_t *v)
+{
+    if (e->is_const && e->type && (e->type->kind == TY_BOOL || type_is_integral(e->type))) {
+        *v = e->const_int;
+        return true;
+    }
+    return e->kind == EXPR_NAME && e->sym && e->sym->kind == SYM_PARAM &&
+           e->sym->subr == lw->fn->subr && e->sym->access == ACCESS_CONST &&
+           lower_known_arg(lw->plan, lw->fn->subr, lw->fn->net, lw->fn->group, e->sym->index, v);
+}
+
+/* A condition every call of this lane version decides, built from such
+ * values with NOT, AND, OR, XOR and the comparisons (both operands known:
+ * nothing is left unevaluated that could have an effect).  1 true, 0
+ * false, -1 not known. */
 static int known_cond(Lw *lw, const Expr *cond)
 {
-    bool neg = false;
-    while (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
-        neg = !neg;
-        cond = cond->u.unary.operand;
+    int64_t a, b;
+    if (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
+        int k = known_cond(lw, cond->u.unary.operand);
+        return k < 0 ? -1 : !k;
     }
-    if (cond->kind != EXPR_NAME || !cond->sym || cond->sym->kind != SYM_PARAM ||
-        cond->sym->subr != lw->fn->subr)
-        return -1;
-    int k = lower_known_arg(lw->plan, lw->fn->subr, lw->fn->net, lw->fn->group, cond->sym->index);
-    return k < 0 ? -1 : neg ? !k : k;
+    if (cond->kind == EXPR_BINARY) {
+        const Expr *l = cond->u.binary.lhs, *r = cond->u.binary.rhs;
+        switch (cond->u.binary.op) {
+        case OP_AND:
+        case OP_OR:
+        case OP_XOR: {
+            int x = known_cond(lw, l), y = known_cond(lw, r);
+            if (x < 0 || y < 0)
+                return -1;
+            return cond->u.binary.op == OP_AND ? x && y : cond->u.binary.op == OP_OR ? x || y : x != y;
+        }
+        case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE:
+            if (!known_value(lw, l, &a) || !known_value(lw, r, &b))
+                return -1;
+            switch (cond->u.binary.op) {
+            case OP_EQ: return a == b;
+            case OP_NE: return a != b;
+            case OP_LT: return a < b;
+            case OP_GT: return a > b;
+            case OP_LE: return a <= b;
+            default: return a >= b;
+            }
+        default:
+            return -1;
+        }
+    }
+    if (cond->type && cond->type->kind == TY_BOOL && known_value(lw, cond, &a))
+        return a != 0;
+    return -1;
 }
 
 /* The arm of IF s that runs in every call of this node procedure's lane
- * version (NULL: none, no ELSE); *known false where that cannot be told. */
+ * version (NULL: none, no ELSE); *known false where that cannot be told
+ * (also for every IF with -fno-const-branch and without the analysis). */
 static Block *known_arm(Lw *lw, Stmt *s, bool *known)
 {
     const LwFn *fn = lw->fn;
     *known = false;
+    if (!lw->plan->planned || !lw->plan->opts.const_branch)
+        return NULL;
     if (!fn->lane || fn->merge_inst || !fn->net || fn->group < 0 || !fn->subr ||
         !fn->subr->owner || fn->subr->owner->kind != TY_NODE)
         return NULL;
@@ -1105,14 +1147,15 @@ static void note_const_branch(Lw *lw, const Stmt *s, const Block *taken)
     for (int i = 0; i < s->u.if_.arms.len; i++)
         if (VEC_AT(s->u.if_.arms, i, IfArm)->body == taken)
             arm = i;
-    const char *what = arm == 0 ? "THEN" : arm > 0 ? "ELSIF" : taken ? "ELSE" : "no arm";
+    const char *what = arm == 0 ? "keeps only its THEN" : arm > 0 ? "keeps only its ELSIF"
+                     : taken ? "keeps only its ELSE" : "runs none of its arms";
     PtrVec *v = ptrmap_get(&lw->const_branches, f, NULL, 0);
     if (!v) {
         v = arena_alloc(lw->m->perm, sizeof *v);
         *v = (PtrVec){0};
         ptrmap_put(lw->m->perm, &lw->const_branches, f, NULL, 0, v);
     }
-    vec_push(lw->m->perm, v, arena_printf(lw->m->perm, "%s: the IF of line %d keeps only its %s", f->name,
+    vec_push(lw->m->perm, v, arena_printf(lw->m->perm, "%s: the IF of line %d %s", f->name,
                                            s->loc.line, what));
 }
 

@@ -987,15 +987,25 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
     }
     /* what every call of this instance passes (lower_known_arg), met over
        all calls -- also a recursive one, which is not walked again */
-    int8_t *kn = ptrmap_get(&c->p->known_args, proc, c->tn->net, g);
+    KnownArgs here = {0};
+    for (int i = 0; args && i < args->len && i < proc->sub->params.len && i < 64; i++) {
+        const Expr *a = VEC_AT(*args, i, Expr);
+        const Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
+        if (prm->access == ACCESS_CONST && prm->type &&
+            (prm->type->kind == TY_BOOL || type_is_integral(prm->type)) && a->is_const) {
+            here.known[i] = true;
+            here.value[i] = prm->type->kind == TY_BOOL ? a->const_int != 0 : a->const_int;
+        }
+    }
+    KnownArgs *kn = ptrmap_get(&c->p->known_args, proc, c->tn->net, g);
     if (!kn) {
-        kn = arena_alloc(c->p->arena, 64);
-        memcpy(kn, cx.known, 64);
+        kn = arena_alloc(c->p->arena, sizeof *kn);
+        *kn = here;
         ptrmap_put(c->p->arena, &c->p->known_args, proc, c->tn->net, g, kn);
     } else {
         for (int i = 0; i < 64; i++)
-            if (kn[i] != cx.known[i])
-                kn[i] = -1;
+            if (!here.known[i] || kn->value[i] != here.value[i])
+                kn->known[i] = false;
     }
     if (!enter(c, proc))
         return;

@@ -1,7 +1,7 @@
 /* pass_const_branch.c -- IFs that every call of a lane version decides.
  *
  * A node procedure written for several layers selects its code with Bool
- * CONST parameters: `PROCEDURE activate (Bool CONST isInput) IS IF
+ * (or integral: a mode number) CONST parameters: `PROCEDURE activate (Bool CONST isInput) IS IF
  * isInput THEN ... ELSE ... END`, called as `ME.i[].activate (true)` and
  * `ME.h[].activate (false)`.  Each group has its own lane version, and
  * where every call of that version passes the same constant (the

@@ -79,6 +79,7 @@ static const char *const prelude =
     "  PROCEDURE rescaleBy (Real CONST f) IS ME.i[].scaleBy (f); END;\n"
     "  PROCEDURE absorbIn () IS ME.i[].absorb (); END;\n"
     "  PROCEDURE maybeRescale () IS IF ME.v > 0.5 THEN ME.i[].scale (); END; END;\n"
+    "  PROCEDURE pick (Int CONST m) IS IF m = 1 THEN ME.v := 2.0; END; END;\n"
     "  PROCEDURE emitAll (Bool CONST all) IS\n"
     "    IF all THEN ME.o[].send (ME.v); ELSE ME.o[].sendIf (ME.v); END;\n"
     "  END;\n"
@@ -360,16 +361,24 @@ END_TEST
 
 /* ---- Bool CONST arguments every call fixes (const-branch) ----------------------- */
 
-static int known_emit_all(int group)
+static int known_arg_of(const char *proc, int group)
 {
     Type *u = type_named("U");
     for (int i = 0; i < u->subrs.len; i++) {
         Symbol *s = VEC_AT(u->subrs, i, Symbol);
-        if (!strcmp(s->name, "emitAll"))
-            return lower_known_arg(plan, s, lower_net_at(plan, 0), group, 0);
+        if (!strcmp(s->name, proc))
+        {
+            int64_t v;
+            return lower_known_arg(plan, s, lower_net_at(plan, 0), group, 0, &v) ? (int)v : -1;
+        }
     }
-    ck_abort_msg("no emitAll");
+    ck_abort_msg("no %s", proc);
     return -2;
+}
+
+static int known_emit_all(int group)
+{
+    return known_arg_of("emitAll", group);
 }
 
 static int count_ifs(const IrStmt *s)
@@ -419,6 +428,11 @@ START_TEST(test_lower_known_args)
     plan_for("", procs, "net[].g (); net[].h ();", true);
     ck_assert_int_eq(ifs_of("cpNL_N_a_emitAll"), folded_a);
     ck_assert_int_ge(ifs_of("cpNL_N_b_emitAll"), folded_b + 2);
+    /* Int CONST: a known value, and values that differ (slice 0...0) */
+    plan_for("", "PROCEDURE f () IS ME.a[].pick (7); ME.b[].pick (1); ME.b[0...0].pick (2); END;",
+             "net[].f ();", true);
+    ck_assert_int_eq(known_arg_of("pick", 0), 7);
+    ck_assert_int_eq(known_arg_of("pick", 1), -1);
     /* without the analysis (-O0) nothing is known */
     plan_for("", procs, "net[].g ();", false);
     ck_assert_int_eq(known_emit_all(0), -1);
