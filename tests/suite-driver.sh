@@ -57,6 +57,8 @@ cb=tests/run/const-branch.nn
 check dump-passes sh -c "'$CUPITC' --dump-passes '$cb' 2>&1 | grep -q '^const-branch: cpNL_Net_b_act: the IF of line [0-9]* keeps only its ELSE'"
 check no-pass sh -c "'$CUPITC' --dump-passes -fno-const-branch '$cb' 2>&1 | grep -q '^dce: ' && ! '$CUPITC' --dump-passes -fno-const-branch '$cb' 2>&1 | grep -q '^const-branch'"
 check unknown-pass status_is 2 "$CUPITC" -fno-frobnicate "$prog"
+# a recursive helper that touches no node is no reason for the analysis to give up
+check fuse-local-recursion sh -c "'$CUPITC' --dump-passes tests/run/fuse-local-recursion.nn 2>&1 | grep -q '^fuse: cpNL_Net_b_gather: .* 1 reduction candidates recomputed'"
 
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"

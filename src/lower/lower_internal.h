@@ -34,6 +34,8 @@ struct LowerPlan {
     PtrMap node_slots;    /* (node type, NULL, 0) -> PtrVec* of LowerSlot* */
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
     PtrMap known_args;    /* (node procedure, net, group) -> KnownArgs* */
+    PtrMap net_local;     /* (network subroutine, NULL, 0) -> (void *)1 touches
+                             nothing the transport walk follows / (void *)2 */
     PtrMap gave_up;       /* (net, NULL, 0) -> (void *)1: no plan, all in memory */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */
@@ -50,6 +52,11 @@ typedef struct KnownArgs {
     bool known[64];
     int64_t value[64];
 } KnownArgs;
+
+/* Whether network subroutine s, with the network subroutines it calls on
+ * ME, computes only with ME's own elements, its parameters and locals,
+ * constants and free global functions (net_local.c); once per subroutine. */
+bool lower_net_local(LowerPlan *p, const Symbol *s);
 
 void lower_collect_shapes(LowerPlan *p);
 void lower_transport(LowerPlan *p);

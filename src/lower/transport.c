@@ -1163,7 +1163,8 @@ static void t_net_block(TCtx *c, void *vcx, Block *b, State *S)
 
 static void t_net_subr(TCtx *c, const Symbol *s, State *S)
 {
-    if (!s->decl || s->sub->external || !enter(c, s))
+    /* nothing in it to follow (and its recursion is no reason to give up) */
+    if (!s->decl || s->sub->external || lower_net_local(c->p, s) || !enter(c, s))
         return;
     NetCx cx = {{0}};
     t_net_block(c, &cx, s->decl->u.subr.body, S);

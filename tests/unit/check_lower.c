@@ -339,6 +339,40 @@ START_TEST(test_lower_recursion_gives_up)
 }
 END_TEST
 
+/* A recursive network function that touches no node, connection or group
+ * (a helper computing with the network's own values) is no reason to give
+ * up; one that reaches node code through its recursion is. */
+START_TEST(test_lower_local_recursion)
+{
+    plan_for("",
+             "Int FUNCTION twice (Int CONST d) IS RETURN 2 * d; END;\n"
+             "Int FUNCTION depth (Int CONST d) IS\n"
+             "  IF d <= 0 THEN RETURN 1; END;\n"
+             "  RETURN ME.depth (d - 1) * 2 + ME.twice (d);\n"
+             "END;\n"
+             "PROCEDURE f () IS\n"
+             "  Int VAR k := ME.depth (3);\n"
+             "  ME.a[].emit (); ME.b[].gather ();\n"
+             "END;",
+             "net[].f ();", true);
+    ck_assert_msg(dumped("lazy read of s"), "%s", dump);
+    ck_assert(!kept("s"));
+    /* the same recursion through a function that calls node code */
+    plan_for("",
+             "Int FUNCTION depth (Int CONST d) IS\n"
+             "  IF d <= 0 THEN ME.a[].emit (); RETURN 1; END;\n"
+             "  RETURN ME.depth (d - 1) * 2;\n"
+             "END;\n"
+             "PROCEDURE f () IS\n"
+             "  Int VAR k := ME.depth (3);\n"
+             "  ME.a[].emit (); ME.b[].gather ();\n"
+             "END;",
+             "net[].f ();", true);
+    ck_assert_msg(!dumped("lazy read"), "%s", dump);
+    ck_assert(kept("s"));
+}
+END_TEST
+
 START_TEST(test_lower_unreached_instances)
 {
     plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();",
@@ -653,6 +687,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_dense);
     tcase_add_test(tc, test_lower_rep_state);
     tcase_add_test(tc, test_lower_known_args);
+    tcase_add_test(tc, test_lower_local_recursion);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,145 @@
+/* net_local.c -- network subroutines that touch nothing but the network's
+ * own values.
+ *
+ * The transport analysis (transport.c) walks every network subroutine the
+ * central agent calls, following the calls into node and connection code,
+ * and gives up on a network whose calls recurse: it could not tell how
+ * often a recursive call runs what it reaches.  A recursive helper such
+ * as `Int FUNCTION depth (Int CONST d) IS ... ME.depth (d - 1) ...` that
+ * computes only with the network's own elements reaches nothing the walk
+ * follows; the walk skips it, and its recursion is no reason to give up. */
+#include "lower_internal.h"
+
+/* Whether network subroutine s -- with the network subroutines it calls
+ * on ME -- computes only with ME's own elements, its parameters and locals,
+ * constants and global functions: no node, connection, group or interface,
+ * no topology, I/O or replication.  The walk then has nothing to follow in
+ * it, and a recursion of such a function (a recursive helper of the
+ * network) need not make the walk give up.  `visiting` holds the callers
+ * being checked (assumed local: the answer for the first one is exact);
+ * *budget bounds the work. */
+typedef struct LocalCheck {
+    PtrVec visiting;
+    int budget;
+    Arena *arena;
+} LocalCheck;
+
+static bool local_subr(LocalCheck *lc, const Symbol *s);
+
+static bool local_expr(LocalCheck *lc, const Expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME: case EXPR_ME:
+    case EXPR_INDEX:
+        return true;
+    case EXPR_SELECT: /* ME.element only */
+        return e->u.select.obj->kind == EXPR_ME && e->sym && e->sym->type &&
+               e->sym->type->kind != TY_GROUP && e->sym->type->kind != TY_ARRAY;
+    case EXPR_UNARY:
+        return e->u.unary.op != OP_RANDOM && local_expr(lc, e->u.unary.operand);
+    case EXPR_BINARY:
+        return local_expr(lc, e->u.binary.lhs) && local_expr(lc, e->u.binary.rhs);
+    case EXPR_TERNARY:
+        return local_expr(lc, e->u.ternary.cond) && local_expr(lc, e->u.ternary.then_e) &&
+               local_expr(lc, e->u.ternary.else_e);
+    case EXPR_CALL: /* a free global subroutine (§5.1): it cannot reach a network */
+        if (!e->sym || !e->sym->sub || e->sym->sub->external || !e->sym->sub->is_free ||
+            e->sym->sub->uses_random)
+            return false;
+        for (int i = 0; i < e->u.call.args.len; i++)
+            if (!local_expr(lc, VEC_AT(e->u.call.args, i, Expr)))
+                return false;
+        return true;
+    case EXPR_OBJCALL:
+        if (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
+            e->sym->owner->kind != TY_NETWORK || !local_subr(lc, e->sym))
+            return false;
+        for (int i = 0; i < e->u.objcall.args.len; i++)
+            if (!local_expr(lc, VEC_AT(e->u.objcall.args, i, Expr)))
+                return false;
+        return true;
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            if (!local_expr(lc, VEC_AT(e->u.convert.args, i, Expr)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool local_block(LocalCheck *lc, const Block *b);
+
+static bool local_stmt(LocalCheck *lc, const Stmt *s)
+{
+    if (--lc->budget < 0)
+        return false;
+    switch (s->kind) {
+    case STMT_ASSIGN:
+        return local_expr(lc, s->u.assign.target) && local_expr(lc, s->u.assign.value);
+    case STMT_CALL:
+    case STMT_OBJCALL:
+        return local_expr(lc, s->u.call.call);
+    case STMT_RETURN:
+        return local_expr(lc, s->u.ret.value);
+    case STMT_BREAK:
+        return true;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            const IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            if (!local_expr(lc, arm->cond) || !local_block(lc, arm->body))
+                return false;
+        }
+        return local_block(lc, s->u.if_.else_body);
+    case STMT_LOOP:
+        return local_expr(lc, s->u.loop.while_cond) && local_block(lc, s->u.loop.body) &&
+               local_expr(lc, s->u.loop.until_cond);
+    case STMT_FOR:
+        return local_expr(lc, s->u.for_.var) && local_expr(lc, s->u.for_.from) &&
+               local_expr(lc, s->u.for_.to) && local_block(lc, s->u.for_.body) &&
+               local_expr(lc, s->u.for_.until_cond);
+    default:
+        return false;
+    }
+}
+
+static bool local_block(LocalCheck *lc, const Block *b)
+{
+    if (!b)
+        return true;
+    for (int i = 0; i < b->defs.len; i++) {
+        const Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++)
+            if (!local_expr(lc, VEC_AT(d->u.data.ids, j, InitId)->init))
+                return false;
+    }
+    for (int i = 0; i < b->stmts.len; i++)
+        if (!local_stmt(lc, VEC_AT(b->stmts, i, Stmt)))
+            return false;
+    return true;
+}
+
+static bool local_subr(LocalCheck *lc, const Symbol *s)
+{
+    if (!s->decl || s->sub->external || s->sub->uses_random)
+        return false;
+    for (int i = 0; i < lc->visiting.len; i++)
+        if (lc->visiting.items[i] == s)
+            return true;
+    vec_push(lc->arena, &lc->visiting, (void *)s);
+    return local_block(lc, s->decl->u.subr.body);
+}
+
+bool lower_net_local(LowerPlan *p, const Symbol *s)
+{
+    void *v = ptrmap_get(&p->net_local, s, NULL, 0);
+    if (v)
+        return v == (void *)1;
+    LocalCheck lc = {.budget = 10000, .arena = p->arena};
+    bool r = local_subr(&lc, s);
+    ptrmap_put(p->arena, &p->net_local, s, NULL, 0, r ? (void *)1 : (void *)2);
+    return r;
+}
+
