@@ -25,6 +25,15 @@ typedef struct LocalCheck {
 } LocalCheck;
 
 static bool local_subr(LocalCheck *lc, const Symbol *s);
+static bool local_expr(LocalCheck *lc, const Expr *e);
+
+static bool local_exprs(LocalCheck *lc, const PtrVec *v)
+{
+    for (int i = 0; i < v->len; i++)
+        if (!local_expr(lc, VEC_AT(*v, i, Expr)))
+            return false;
+    return true;
+}
 
 static bool local_expr(LocalCheck *lc, const Expr *e)
 {
@@ -48,23 +57,14 @@ static bool local_expr(LocalCheck *lc, const Expr *e)
         if (!e->sym || !e->sym->sub || e->sym->sub->external || !e->sym->sub->is_free ||
             e->sym->sub->uses_random)
             return false;
-        for (int i = 0; i < e->u.call.args.len; i++)
-            if (!local_expr(lc, VEC_AT(e->u.call.args, i, Expr)))
-                return false;
-        return true;
+        return local_exprs(lc, &e->u.call.args);
     case EXPR_OBJCALL:
         if (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
             e->sym->owner->kind != TY_NETWORK || !local_subr(lc, e->sym))
             return false;
-        for (int i = 0; i < e->u.objcall.args.len; i++)
-            if (!local_expr(lc, VEC_AT(e->u.objcall.args, i, Expr)))
-                return false;
-        return true;
+        return local_exprs(lc, &e->u.objcall.args);
     case EXPR_CONVERT:
-        for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!local_expr(lc, VEC_AT(e->u.convert.args, i, Expr)))
-                return false;
-        return true;
+        return local_exprs(lc, &e->u.convert.args);
     default:
         return false;
     }

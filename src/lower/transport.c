@@ -975,28 +975,26 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
 {
     if (!proc->decl || proc->sub->external)
         return;
+    /* the Bool and integral CONST arguments this call fixes; the walk
+       prunes by the Bool ones (node_known) */
     NodeCx cx = {.proc = proc, .group = g, .full = full, .returned = returned};
+    KnownArgs here = {0};
     for (int i = 0; i < 64; i++)
         cx.known[i] = -1;
     for (int i = 0; args && i < args->len && i < proc->sub->params.len && i < 64; i++) {
         const Expr *a = VEC_AT(*args, i, Expr);
         const Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
-        if (prm->access == ACCESS_CONST && prm->type && prm->type->kind == TY_BOOL &&
-            a->is_const)
-            cx.known[i] = a->const_int != 0;
+        bool is_bool = prm->type && prm->type->kind == TY_BOOL;
+        if (prm->access == ACCESS_CONST && prm->type && (is_bool || type_is_integral(prm->type)) &&
+            a->is_const) {
+            here.known[i] = true;
+            here.value[i] = is_bool ? a->const_int != 0 : a->const_int;
+            if (is_bool)
+                cx.known[i] = (int8_t)here.value[i];
+        }
     }
     /* what every call of this instance passes (lower_known_arg), met over
        all calls -- also a recursive one, which is not walked again */
-    KnownArgs here = {0};
-    for (int i = 0; args && i < args->len && i < proc->sub->params.len && i < 64; i++) {
-        const Expr *a = VEC_AT(*args, i, Expr);
-        const Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
-        if (prm->access == ACCESS_CONST && prm->type &&
-            (prm->type->kind == TY_BOOL || type_is_integral(prm->type)) && a->is_const) {
-            here.known[i] = true;
-            here.value[i] = prm->type->kind == TY_BOOL ? a->const_int != 0 : a->const_int;
-        }
-    }
     KnownArgs *kn = ptrmap_get(&c->p->known_args, proc, c->tn->net, g);
     if (!kn) {
         kn = arena_alloc(c->p->arena, sizeof *kn);
