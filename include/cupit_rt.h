@@ -217,12 +217,13 @@ typedef void (*rt_merge_fn)(void *me, const void *you);
 typedef void (*rt_lane_get_fn)(void *rec, const void *lanes, const void *shared, int lane);
 typedef void (*rt_lane_put_fn)(void *lanes, void *shared, int lane, const void *rec);
 
-/* The type's MERGE procedure run lane by lane on two lane records:
- * lane l of `you` is merged into lane l of `me`, for all RT_LANES lanes
- * (vectorized by the compiler); `shared` is me's shared record (the
- * shared elements are equal in both, and MERGE does not change them).
- * NULL when the type has no MERGE. */
-typedef void (*rt_lane_merge_fn)(void *me, const void *you, const void *shared);
+/* The type's MERGE procedure run lane by lane on n consecutive pairs of
+ * lane records: lane l of you[i] is merged into lane l of me[i], for all
+ * RT_LANES lanes and i < n (vectorized by the compiler); `shared` points
+ * to me[0]'s shared record, followed by the others' (the shared elements
+ * are equal in both, and MERGE does not change them), or is NULL when
+ * the type has none.  NULL when the type has no MERGE. */
+typedef void (*rt_lane_merge_fn)(void *me, const void *you, const void *shared, int32_t n);
 
 /* The RT_LANES lanes of one lane record merged into its lane 0 in the
  * tree order of plain replicates (round w = 1, 2, 4, 8: lane a + w into

@@ -261,16 +261,14 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
 static void merge_blocks(const rt_net *net, int32_t s, const rset *st,
                          int32_t lo, int32_t hi)
 {
-    size_t ls = st->lane->size, ss = st->lane->shared_size;
+    size_t ls = st->lane->size;
     rt_lane_merge_fn fn = st->lane->merge;
     int32_t f = full_blocks(net);
     for (int32_t w = 1; w < f; w *= 2)
         for (int32_t a = 0; a + w < f; a += 2 * w) {
             char *me = lanes_of(net, a, s) + (size_t)lo * ls;
             const char *you = lanes_of(net, a + w, s) + (size_t)lo * ls;
-            const char *sh = shared_rec(net, a, s, st, lo);
-            for (int32_t i = lo; i < hi; i++, me += ls, you += ls, sh = sh ? sh + ss : NULL)
-                fn(me, you, sh);
+            fn(me, you, shared_rec(net, a, s, st, lo), hi - lo);
         }
 }
 
@@ -370,13 +368,9 @@ static void merge_pairs(const rt_net *net, const rset *sets)
                 const rset *st = &sets[s];
                 if (!st->lane_tree)
                     continue;
-                size_t ls = st->lane->size, ss = st->lane->shared_size;
-                char *me = lanes_of(net, a, s);
-                const char *you = lanes_of(net, a + w, s);
-                const char *sh = shared_of(net, a, s);
-                for (int32_t i = 0; i < st->n; i++)
-                    st->lane->merge(me + (size_t)i * ls, you + (size_t)i * ls,
-                                    sh ? sh + (size_t)i * ss : NULL);
+                if (st->n > 0)
+                    st->lane->merge(lanes_of(net, a, s), lanes_of(net, a + w, s),
+                                    shared_of(net, a, s), st->n);
             }
         }
     }

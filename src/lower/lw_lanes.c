@@ -1404,34 +1404,61 @@ void lw_lane_merge_body(Lw *lw, IrFunc *f)
     IrVar *me_ = ir_param_named(f, "me_"), *you_ = ir_param_named(f, "you_"), *sh_ = ir_param_named(f, "sh_");
     LwFn fn = {.subr = s, .ctx = CTX_MERGE, .bundle = -1, .group = -1, .me_type = t, .lane = true, .f = f};
     lw->fn = &fn;
+    /* n consecutive records (rt_lane_merge_fn): one call per run of
+       records, so that the loop over them is vectorised code, not a call
+       per record */
+    IrStmt *loop = lw_add(lw, IRS_FOR, s->loc);
+    loop->for_kind = IRFOR_RANGE;
+    loop->var = ir_var(m, "i", ir_t(m, IRT_I32), IRV_LOCAL);
+    loop->lo = ir_i32(m, 0);
+    loop->hi = ir_binary(m, IROP_SUB, ir_t(m, IRT_I32), ir_ref(m, ir_param_named(f, "n")), ir_i32(m, 1));
+    loop->then = ir_block(m, s->loc);
+    lw->blk = loop->then;
+    IrLayout *ll = lw_lanes_layout(lw, t);
+    const IrType *V = ir_t_record(m, ll);
+    fn.me_v = lw_decl(lw, "me", ir_t_ptr(m, V, false),
+                      ir_addr(m, ir_index(m, ir_cast(m, ir_t_ptr(m, V, false), ir_ref(m, me_)),
+                                          ir_ref(m, loop->var))),
+                      s->loc);
+    fn.me_v->name = "me";
+    fn.you_v = lw_decl(lw, "you", ir_t_ptr(m, V, true),
+                       ir_addr(m, ir_index(m, ir_cast(m, ir_t_ptr(m, V, true), ir_ref(m, you_)),
+                                           ir_ref(m, loop->var))),
+                       s->loc);
+    fn.you_v->name = "you";
+    IrExpr *shared = ir_ref(m, sh_); /* only connection types have shared records */
+    if (t->kind == TY_CONNECTION) { /* the shared elements, equal in ME and YOU */
+        const IrType *S = ir_t_record(m, lw_shared_layout(lw, t));
+        IrExpr *at = ir_addr(m, ir_index(m, ir_cast(m, ir_t_ptr(m, S, true), ir_ref(m, sh_)),
+                                         ir_ref(m, loop->var)));
+        fn.ms_v = lw_decl(lw, "ms", ir_t_ptr(m, S, true),
+                          ir_cond(m, ir_t_ptr(m, S, true), ir_ref(m, sh_), at,
+                                  ir_cast(m, ir_t_ptr(m, S, true), ir_null(m))),
+                          s->loc);
+        fn.ms_v->name = "ms";
+        shared = ir_ref(m, fn.ms_v);
+    }
     if (lw_merge_has_calls(lw, t)) {
         /* it calls object subroutines (lw_merge.c): lane by lane through
            plain records and the plain MERGE */
-        LaneLoop ll = lanes_begin(lw, false, s->loc);
+        const IrType *vp = ir_t_ptr(m, ir_t(m, IRT_OPAQUE), false);
+        const IrType *cvp = ir_t_ptr(m, ir_t(m, IRT_OPAQUE), true);
+        LaneLoop lp = lanes_begin(lw, false, s->loc);
         IrVar *a = lw_decl_uninit(lw, "a", lw_vt(lw, t), s->loc);
         IrVar *b = lw_decl_uninit(lw, "b", lw_vt(lw, t), s->loc);
         IrFunc *get = lw_type_fn(lw, t, IRFN_LANE_GET), *put = lw_type_fn(lw, t, IRFN_LANE_PUT);
-        lw_eval(lw, ir_call(m, get, IR_ARGS(ir_addr(m, ir_ref(m, a)), ir_ref(m, me_), ir_ref(m, sh_), lane(lw))), s->loc);
-        lw_eval(lw, ir_call(m, get, IR_ARGS(ir_addr(m, ir_ref(m, b)), ir_ref(m, you_), ir_ref(m, sh_), lane(lw))), s->loc);
+        lw_eval(lw, ir_call(m, get, IR_ARGS(ir_addr(m, ir_ref(m, a)), ir_cast(m, cvp, ir_ref(m, fn.me_v)),
+                                            ir_cast(m, cvp, shared), lane(lw))), s->loc);
+        lw_eval(lw, ir_call(m, get, IR_ARGS(ir_addr(m, ir_ref(m, b)), ir_cast(m, cvp, ir_ref(m, fn.you_v)),
+                                            ir_cast(m, cvp, ir_clone(m, shared)), lane(lw))), s->loc);
         lw_eval(lw, ir_call(m, lw_subr_fn(lw, s), IR_ARGS(ir_addr(m, ir_ref(m, a)), ir_addr(m, ir_ref(m, b)))), s->loc);
-        lw_eval(lw, ir_call(m, put, IR_ARGS(ir_ref(m, me_), ir_cast(m, ir_t_ptr(m, ir_t(m, IRT_OPAQUE), false), ir_ref(m, sh_)),
+        lw_eval(lw, ir_call(m, put, IR_ARGS(ir_cast(m, vp, ir_ref(m, fn.me_v)), ir_cast(m, vp, ir_clone(m, shared)),
                                             lane(lw), ir_addr(m, ir_ref(m, a)))), s->loc);
-        lanes_end(lw, &ll);
+        lanes_end(lw, &lp);
         lw->fn = NULL;
         return;
     }
-    IrLayout *ll = lw_lanes_layout(lw, t);
-    fn.me_v = lw_decl(lw, "me", ir_t_ptr(m, ir_t_record(m, ll), false),
-                      ir_cast(m, ir_t_ptr(m, ir_t_record(m, ll), false), ir_ref(m, me_)), s->loc);
-    fn.me_v->name = "me";
-    fn.you_v = lw_decl(lw, "you", ir_t_ptr(m, ir_t_record(m, ll), true),
-                       ir_cast(m, ir_t_ptr(m, ir_t_record(m, ll), true), ir_ref(m, you_)), s->loc);
-    fn.you_v->name = "you";
-    if (t->kind == TY_CONNECTION) { /* the shared elements, equal in ME and YOU */
-        IrLayout *sl = lw_shared_layout(lw, t);
-        fn.ms_v = lw_decl(lw, "ms", ir_t_ptr(m, ir_t_record(m, sl), true),
-                          ir_cast(m, ir_t_ptr(m, ir_t_record(m, sl), true), ir_ref(m, sh_)), s->loc);
-        fn.ms_v->name = "ms";
+    if (fn.ms_v) {
         fn.me_v->twin = fn.ms_v;
         fn.you_v->twin = fn.ms_v;
     }
@@ -1487,7 +1514,8 @@ void lw_lane_fold_body(Lw *lw, IrFunc *f)
             sh->w = w;
         }
         lw_eval(lw, ir_call(m, lw_type_fn(lw, t, IRFN_LANE_MERGE),
-                            IR_ARGS(ir_addr(m, ir_ref(m, mv)), ir_addr(m, ir_ref(m, yv)), ir_ref(m, sh_))),
+                            IR_ARGS(ir_addr(m, ir_ref(m, mv)), ir_addr(m, ir_ref(m, yv)), ir_ref(m, sh_),
+                                    ir_i32(m, 1))),
                 f->loc);
         lw_close(lw, saved);
     }

@@ -548,6 +548,7 @@ static void declare_lane_merge(Lw *lw, Symbol *s)
     fixed(lw, f, "me_", vp);
     fixed(lw, f, "you_", cvp);
     fixed(lw, f, "sh_", cvp);
+    fixed(lw, f, "n", ir_t(m, IRT_I32));
     f->subr = s;
     f->type = s->owner;
     f->lane = true;

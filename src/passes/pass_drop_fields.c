@@ -46,6 +46,13 @@ static bool empty_shared_ptr(const IrType *t)
 static bool drop_args(IrVisitor *v, IrExpr *e)
 {
     (void)v;
+    if (e->kind == IRE_CAST && e->a && e->a->kind == IRE_VAR && empty_shared_ptr(e->a->u.var->type)) {
+        /* such a pointer passed on untyped (a lane MERGE that calls object
+           subroutines hands it to get and put, which then ignore it) */
+        e->kind = IRE_NULL;
+        e->a = NULL;
+        return true;
+    }
     if (e->kind != IRE_CALL || !e->fn)
         return true;
     /* the callee's parameters were not removed yet: match by position */

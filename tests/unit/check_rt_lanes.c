@@ -89,38 +89,41 @@ static void lnet_put(void *lanes, void *shared, int l, const void *rec)
     v->created[l] = r->created;
 }
 
-/* Lane-wise MERGE procedures; they count their calls to show which
- * algorithm ran. */
+/* Lane-wise MERGE procedures; they count the records they merge to show
+ * which algorithm ran. */
 static long lane_merges;
 
-static void count_lane_merge(void)
+static void count_lane_merge(int32_t n)
 {
 #pragma omp atomic update
-    lane_merges++;
+    lane_merges += n;
 }
 
-static void lnode_merge(void *me, const void *you, const void *shared)
+static void lnode_merge(void *me, const void *you, const void *shared, int32_t n)
 {
     (void)shared;
-    for (int l = 0; l < RT_LANES; l++)
-        ((lnode *)me)->sum[l] += ((const lnode *)you)->sum[l];
-    count_lane_merge();
+    for (int32_t i = 0; i < n; i++)
+        for (int l = 0; l < RT_LANES; l++)
+            ((lnode *)me)[i].sum[l] += ((const lnode *)you)[i].sum[l];
+    count_lane_merge(n);
 }
 
-static void lconn_merge(void *me, const void *you, const void *shared)
+static void lconn_merge(void *me, const void *you, const void *shared, int32_t n)
 {
     (void)shared;
-    for (int l = 0; l < RT_LANES; l++)
-        ((lconn *)me)->delta[l] += ((const lconn *)you)->delta[l];
-    count_lane_merge();
+    for (int32_t i = 0; i < n; i++)
+        for (int l = 0; l < RT_LANES; l++)
+            ((lconn *)me)[i].delta[l] += ((const lconn *)you)[i].delta[l];
+    count_lane_merge(n);
 }
 
-static void lnet_merge(void *me, const void *you, const void *shared)
+static void lnet_merge(void *me, const void *you, const void *shared, int32_t n)
 {
     (void)shared;
-    for (int l = 0; l < RT_LANES; l++)
-        ((lnet *)me)->total[l] += ((const lnet *)you)->total[l];
-    count_lane_merge();
+    for (int32_t i = 0; i < n; i++)
+        for (int l = 0; l < RT_LANES; l++)
+            ((lnet *)me)[i].total[l] += ((const lnet *)you)[i].total[l];
+    count_lane_merge(n);
 }
 
 #define NODE_LANES { sizeof(lnode), lnode_get, lnode_put, NULL, 0, NULL }
@@ -583,7 +586,7 @@ static void fold_record(char *me, size_t size, const lane_array *arr, int n,
             for (int l = RT_LANES - 1; l >= 0; l--) /* lane l & -2w is not yet changed */
                 memcpy(m + (size_t)l * W, m + (size_t)(l & -(2 * w)) * W, W);
         }
-        merge(me, you, shared);
+        merge(me, you, shared, 1);
     }
 }
 
@@ -851,11 +854,12 @@ static void lsconn_put(void *lanes, void *shared, int l, const void *rec)
     v->delta[l] = r->delta;
 }
 
-static void lsconn_merge(void *me, const void *you, const void *shared)
+static void lsconn_merge(void *me, const void *you, const void *shared, int32_t n)
 {
     (void)shared;
-    for (int l = 0; l < RT_LANES; l++)
-        ((lsconn *)me)->delta[l] += ((const lsconn *)you)->delta[l];
+    for (int32_t i = 0; i < n; i++)
+        for (int l = 0; l < RT_LANES; l++)
+            ((lsconn *)me)[i].delta[l] += ((const lsconn *)you)[i].delta[l];
 }
 
 #define SPLIT_LANES { sizeof(lsconn), lsconn_get, lsconn_put, lsconn_merge, sizeof(ssconn), NULL }
