@@ -42,6 +42,10 @@
  *    so (the const-branch pass).
  *  - One program in three has a group qq of a node type without MERGE,
  *    written only with the same values in every replicate.
+ *  - One program in four draws RANDOM, only where every build draws in
+ *    the same order (element initializers, run serially by EXTEND and
+ *    CONNECT, and the central agent), integral values only; half of the
+ *    programs divide Reals by 2.0 and 4.0.  Both by the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -163,6 +167,13 @@ static int use_boom; /* the program ends with a run-time error in one replicate 
    merged one); its size and argument, decided by the seed alone */
 static int use_nomerge, nomerge_n, nomerge_k;
 static int use_maze; /* REPLICATE under IF, in a loop and in a procedure */
+/* RANDOM where every build draws in the same order: element initializers
+   (EXTEND and CONNECT run them serially, in a fixed order) and the central
+   agent; integral draws, so the values stay exact.  Decided by the seed
+   alone, before anything else is generated. */
+static int use_random;
+/* Real division (by 2.0 and 4.0: exact); by the seed alone, likewise */
+static int use_div;
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -274,6 +285,11 @@ static X gen_real(Env *e, int d)
         r = (X){S("(%s - %s)", a.s, b.s), a.b + b.b, a.fb > b.fb ? a.fb : b.fb, 0};
         break;
     case 3:
+        if (use_div && ch(30)) { /* a power of two: exact */
+            k = ch(50);
+            r = (X){S("(%s / %s)", a.s, k ? "4.0" : "2.0"), a.b / (k ? 4 : 2), a.fb + 1 + k, 0};
+            break;
+        }
         k = rnd(5);
         r = (X){S("(%s * %s)", a.s, cm[k]), a.b * cv[k], a.fb + cf[k], 0};
         break;
@@ -968,7 +984,7 @@ static void gen_con(int ci)
 {
     Ty *t = &con[ci];
     t->name = S("C%d", ci);
-    add_el(t, "w", TR, CS, 0, 1, rlit(rng(1, 8)));
+    add_el(t, "w", TR, CS, 0, 1, use_random && ch(60) ? "Real (RANDOM (1...8))" : rlit(rng(1, 8)));
     add_el(t, "d", TR, CS, 0, 1, "0.0");
     add_el(t, "k", TR, CK, 0, 0, "0.0");
     add_el(t, "kd", TR, CK, 0, 0, "0.0");
@@ -1020,7 +1036,7 @@ static void gen_node(int ni)
     add_el(t, "u", TR, CS, 0, 1, rlit(rng(-8, 8)));
     add_el(t, "acc", TR, CA, 0, 1, "0.0");
     add_el(t, "key", TR, CK, 0, 0, "0.0");
-    add_el(t, "h", TI, CS, 0, 1, S("%d", rng(0, 9)));
+    add_el(t, "h", TI, CS, 0, 1, use_random && ch(60) ? "RANDOM (0...9)" : S("%d", rng(0, 9)));
     add_el(t, "cnt", TI, CA, 0, 0, "0");
     add_el(t, "chk", TI, CA, 0, 0, "0");
     if (ch(50)) add_el(t, "f", TB, CS, 0, 1, ch(50) ? "true" : "false");
@@ -1559,6 +1575,7 @@ static void gen_ca(void)
     replicated = 0;
     reps_lo = reps_hi = 1;
     L("net.build ();");
+    if (use_random) L("pString (\"draw \"); pInt (RANDOM (0...99)); pString (\"\\n\");");
     for (int i = 0; i < nun; i++)
         if (sz0[i] >= 1 && ch(30)) L("net.%s[0].v := %s;", un[i].name, rlit(rng(-8, 8)));
     if (ch(50)) {
@@ -1879,6 +1896,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    use_random = ((seed * 0x9E3779B97F4A7C15ULL) >> 40) % 4 == 0;
+    use_div = ((seed * 0x9E3779B97F4A7C15ULL) >> 42) % 2 == 0;
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
