@@ -1059,7 +1059,9 @@ static void gen_node(int ni)
         L("PROCEDURE nboom (Int CONST d) IS");
         if (k == 0) L("  IF d = 0 THEN ME.h := ME.h %% d; END;");
         else if (k == 1) L("  IF d = 0 THEN ME.h := 3 ** (d - 1); END;");
-        else if (k == 2) L("  IF d = 0 THEN ME.h := (ME.h * ME.h + 2) ** (d + 40); END;");
+        /* the message names the operands: the same in every node, or
+           which node's error comes first (threads) would decide it */
+        else if (k == 2) L("  IF d = 0 THEN ME.h := (d + 7) ** (d + 40); END;");
         else if (k == 3) L("  IF d = 0 THEN ME.%s[].cboom (d); END;", t->if_name[rnd(t->nif)]);
         else if (k == 4) L("  IF d = 0 THEN REPLICATE ME INTO 2; END;");
         else L("  IF d = 0 THEN ME.vv[d - 1] := 0.0; END;");
