@@ -854,10 +854,6 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
     const IrType *R = lw_vt(lw, f->sub->result), *i32 = ir_t(m, IRT_I32);
     IrStmt *b = ir_block(m, (Loc){0});
     IrStmt *saved = lw_push(lw, b);
-    IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, (Loc){0});
-    IrVar *r = lw_decl(lw, "r", i32, repx, (Loc){0});
-    r->is_const = true;
-    IrVar *res = lw_decl_uninit(lw, "res", R, (Loc){0});
     PtrVec scalar = {0}, lane = {0};
     for (int i = 0; i < args->len && i < f->sub->params.len; i++) {
         Symbol *p = VEC_AT(f->sub->params, i, Symbol);
@@ -882,6 +878,11 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
             vec_push(m->arena, &lane, ir_ref(m, L));
         }
     }
+    /* the replicate after the arguments: they may change the replication */
+    IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, (Loc){0});
+    IrVar *r = lw_decl(lw, "r", i32, repx, (Loc){0});
+    r->is_const = true;
+    IrVar *res = lw_decl_uninit(lw, "res", R, (Loc){0});
     IrStmt *ifb = lw_add(lw, IRS_IF, (Loc){0});
     ifb->a = lw_blocked(lw, ir_ref(m, n));
     ifb->then = ir_block(m, (Loc){0});
@@ -907,6 +908,27 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
     return ir_stmts(m, b, ir_ref(m, res));
 }
 
+/* net[i].f (args) from the central agent, one replicate at a time: the
+ * arguments first, then the replicate's check (a function in the
+ * arguments may change the replication). */
+static IrExpr *net_function_args_first(Lw *lw, Expr *e, IrExpr *netx, IrExpr *repx)
+{
+    IrModule *m = lw->m;
+    const Symbol *f = e->sym;
+    IrStmt *b = ir_block(m, (Loc){0});
+    IrStmt *saved = lw_push(lw, b);
+    PtrVec temps = {0};
+    lw_args_to_temps(lw, f, &e->u.objcall.args, &temps, (Loc){0});
+    IrVar *r = lw_decl(lw, "r", ir_t(m, IRT_I32), repx, (Loc){0});
+    r->is_const = true;
+    IrExpr *c = ir_call(m, lw_conn_fn(lw, f), IR_ARGS(netx, ir_ref(m, r)));
+    for (int i = 0; i < temps.len; i++)
+        vec_push(m->arena, &c->args, temps.items[i]);
+    IrVar *res = lw_decl(lw, "res", lw_vt(lw, f->sub->result), c, (Loc){0});
+    lw_close(lw, saved);
+    return ir_stmts(m, b, ir_ref(m, res));
+}
+
 static IrExpr *objcall(Lw *lw, Expr *e)
 {
     IrModule *m = lw->m;
@@ -928,6 +950,8 @@ static IrExpr *objcall(Lw *lw, Expr *e)
         lw_net_object(lw, obj, &netx, &repx, &ln);
         if (lw->opts.lanes && in_central_agent(lw))
             return lane_aware_net_function(lw, e, netx, repx ? repx : ir_i32(m, 0));
+        if (in_central_agent(lw))
+            return net_function_args_first(lw, e, netx, repx ? repx : ir_i32(m, 0));
         vec_push(m->arena, &out, netx);
         vec_push(m->arena, &out, repx ? repx : ir_i32(m, 0));
         lw_args(lw, f, &e->u.objcall.args, &out);

@@ -172,7 +172,10 @@ void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc lo
 IrStmt *lw_conn_loop(Lw *lw, int b, int group, const Symbol *ifc, IrExpr *net, IrExpr *node,
                      IrVar **k, Loc loc);
 IrExpr *lw_par(Lw *lw, IrExpr *net, IrExpr *work, bool lanes);
-void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *args, IrExpr *net, IrVar *lo,
+/* proc on the replicates lo .. hi of net; argv: its arguments, already
+ * evaluated (lw_args_to_temps) before lo and hi, since a function in them
+ * may change the replication. */
+void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *argv, IrExpr *net, IrVar *lo,
                         IrVar *hi, bool single, Loc loc, const void *origin);
 void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc loc);
 void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, Loc loc);

@@ -222,13 +222,12 @@ void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, L
 /* A network procedure call from the central agent on replicates lo..hi of
  * network n: lane blocks when it is replicated in lanes, else one call per
  * replicate. */
-void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *args, IrExpr *net, IrVar *lo,
+void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *argv, IrExpr *net, IrVar *lo,
                         IrVar *hi, bool single, Loc loc, const void *origin)
 {
     IrModule *m = M(lw);
     const IrType *i32 = ir_t(m, IRT_I32), *i64 = ir_t(m, IRT_I64), *bt = ir_t(m, IRT_BOOL);
-    PtrVec temps = {0};
-    lw_args_to_temps(lw, proc, args, &temps, loc);
+    PtrVec temps = *argv;
     IrExpr *L = ir_named(m, "RT_LANES", i32);
     IrExpr *nwork = ir_helper(m, IRH_NET_WORK, i64, IR_ARGS(net));
     IrExpr *count = lw_i64(lw, ir_binary(m, IROP_ADD, i32,
@@ -301,11 +300,15 @@ static void replicates_call(Lw *lw, Expr *call, Expr *obj, const Symbol *proc, P
     IrStmt *saved = lw_open(lw, call->loc);
     lw->blk->origin = call;
     lw->blk->tag = IRTAG_REPS_CALL;
+    /* the arguments first: a function in them may change the replication,
+       and the call runs on the replicates there are then */
+    PtrVec temps = {0};
+    lw_args_to_temps(lw, proc, args, &temps, call->loc);
     IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, call->loc);
     n->is_const = true;
     IrVar *lo, *hi;
     lw_range(lw, range, ir_netinfo(m, IRN_NREPS, ir_ref(m, n), NULL, NULL), &lo, &hi, call->loc);
-    lw_call_replicates(lw, proc, args, ir_ref(m, n), lo, hi, false, call->loc, call);
+    lw_call_replicates(lw, proc, &temps, ir_ref(m, n), lo, hi, false, call->loc, call);
     lw_close(lw, saved);
 }
 
@@ -435,15 +438,26 @@ static void objcall_stmt(Lw *lw, Expr *call)
         IrExpr *netx, *repx;
         LowerNet *ln;
         lw_net_object(lw, obj, &netx, &repx, &ln);
-        if (lw->opts.lanes && obj->kind != EXPR_ME) {
-            /* net[i].p () from the central agent: replicate i only */
+        if (obj->kind != EXPR_ME) {
+            /* net[i].p () from the central agent: replicate i only; the
+               arguments before the subscript's check (they may change the
+               replication) */
             IrStmt *saved = lw_open(lw, call->loc);
             lw->blk->origin = call;
+            PtrVec temps = {0};
+            lw_args_to_temps(lw, proc, args, &temps, call->loc);
             IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, call->loc);
             n->is_const = true;
             IrVar *one = lw_decl(lw, "one", ir_t(m, IRT_I32), repx ? repx : ir_i32(m, 0), call->loc);
             one->is_const = true;
-            lw_call_replicates(lw, proc, args, ir_ref(m, n), one, one, true, call->loc, call);
+            if (lw->opts.lanes) {
+                lw_call_replicates(lw, proc, &temps, ir_ref(m, n), one, one, true, call->loc, call);
+            } else {
+                IrExpr *c = ir_call(m, lw_conn_fn(lw, proc), IR_ARGS(ir_ref(m, n), ir_ref(m, one)));
+                for (int i = 0; i < temps.len; i++)
+                    vec_push(m->arena, &c->args, temps.items[i]);
+                lw_eval(lw, c, call->loc);
+            }
             lw_close(lw, saved);
             return;
         }
@@ -582,17 +596,22 @@ static void combine(Lw *lw, Stmt *s, bool wta)
         if (wta) {
             r->after = ir_block(m, s->loc);
             lw_push(lw, r->after);
+            /* the winner's procedure: its arguments, then the winner
+               checked against the replicates there are then (a function in
+               the arguments may have changed the replication) */
+            PtrVec temps = {0};
+            lw_args_to_temps(lw, s->proc, &s->u.wta.args, &temps, s->loc);
+            IrVar *w = lw_decl(lw, "w", i32,
+                               lw_idx(lw, s->loc, ir_ref(m, r->win),
+                                      ir_netinfo(m, IRN_NREPS, ir_ref(m, n), NULL, NULL), "replicate"),
+                               s->loc);
+            w->is_const = true;
             if (lw->opts.lanes) {
-                IrVar *w = lw_decl(lw, "w", i32, ir_ref(m, r->win), s->loc);
-                w->is_const = true;
-                lw_call_replicates(lw, s->proc, &s->u.wta.args, ir_ref(m, n), w, w, true, s->loc, s);
+                lw_call_replicates(lw, s->proc, &temps, ir_ref(m, n), w, w, true, s->loc, s);
             } else {
-                PtrVec a = {0};
-                vec_push(m->arena, &a, ir_ref(m, n));
-                vec_push(m->arena, &a, ir_ref(m, r->win));
-                lw_args(lw, s->proc, &s->u.wta.args, &a);
-                IrExpr *c = ir_call(m, lw_conn_fn(lw, s->proc), 0, NULL);
-                c->args = a;
+                IrExpr *c = ir_call(m, lw_conn_fn(lw, s->proc), IR_ARGS(ir_ref(m, n), ir_ref(m, w)));
+                for (int i = 0; i < temps.len; i++)
+                    vec_push(m->arena, &c->args, temps.items[i]);
                 lw_eval(lw, c, s->loc);
             }
         }

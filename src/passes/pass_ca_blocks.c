@@ -66,6 +66,40 @@ static void splice(PassCtx *c, IrStmt *blk, int i, int n, IrExpr *cond, IrStmt *
 
 /* ---- merge-first ------------------------------------------------------------------------ */
 
+/* Whether e neither reads nor changes a network: no calls (a network
+ * function could read what a batch moves, a free function could replicate
+ * or merge), no network data, no RANDOM.  Such an expression may be
+ * evaluated earlier than written (batch), and while only lane block 0 holds
+ * the merged values (merge-first). */
+static bool net_free(const Expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING:
+        return true;
+    case EXPR_NAME:
+        return !(e->sym && e->sym->type && e->sym->type->kind == TY_NETWORK);
+    case EXPR_UNARY:
+        return e->u.unary.op != OP_RANDOM && net_free(e->u.unary.operand);
+    case EXPR_BINARY:
+        return net_free(e->u.binary.lhs) && net_free(e->u.binary.rhs);
+    case EXPR_TERNARY:
+        return net_free(e->u.ternary.cond) && net_free(e->u.ternary.then_e) &&
+               net_free(e->u.ternary.else_e);
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            if (!net_free(VEC_AT(e->u.convert.args, i, Expr)))
+                return false;
+        return true;
+    case EXPR_MAXINDEX: /* I/O changes no replicate count or group size */
+        return true;
+    default:
+        return false;
+    }
+}
+
+
 static void merge_first_block(IrStmt *blk, PassCtx *c, IrFunc *f, int *count)
 {
     IrModule *m = c->m;
@@ -80,6 +114,12 @@ static void merge_first_block(IrStmt *blk, PassCtx *c, IrFunc *f, int *count)
         while (i + 1 + n < blk->list.len) {
             const Expr *call = reps_call(VEC_AT(blk->list, i + 1 + n, IrStmt));
             if (!call || !lower_call_uniform(c->plan, call))
+                break;
+            /* its arguments are evaluated while the other blocks are stale */
+            bool args_ok = true;
+            for (int k = 0; args_ok && k < call->u.objcall.args.len; k++)
+                args_ok = net_free(VEC_AT(call->u.objcall.args, k, Expr));
+            if (!args_ok)
                 break;
             Expr *base, *range;
             lower_split_multi(call->u.objcall.obj, &base, &range);
@@ -118,36 +158,6 @@ void pass_merge_first(PassCtx *c, IrFunc *f)
 
 /* ---- batch --------------------------------------------------------------------------------- */
 
-/* Whether evaluating e earlier than written changes nothing: no calls (a
- * network function could read what the batch moves), no network data. */
-static bool batch_safe(const Expr *e)
-{
-    if (!e)
-        return true;
-    switch (e->kind) {
-    case EXPR_INT: case EXPR_REAL: case EXPR_STRING:
-        return true;
-    case EXPR_NAME:
-        return !(e->sym && e->sym->type && e->sym->type->kind == TY_NETWORK);
-    case EXPR_UNARY:
-        return e->u.unary.op != OP_RANDOM && batch_safe(e->u.unary.operand);
-    case EXPR_BINARY:
-        return batch_safe(e->u.binary.lhs) && batch_safe(e->u.binary.rhs);
-    case EXPR_TERNARY:
-        return batch_safe(e->u.ternary.cond) && batch_safe(e->u.ternary.then_e) &&
-               batch_safe(e->u.ternary.else_e);
-    case EXPR_CONVERT:
-        for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!batch_safe(VEC_AT(e->u.convert.args, i, Expr)))
-                return false;
-        return true;
-    case EXPR_MAXINDEX: /* I/O changes no replicate count or group size */
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* The network variable an INPUT statement (lowered as the block s) moves
  * into all replicates of, or NULL. */
 static const Symbol *input_var(const IrStmt *s, Stmt **st)
@@ -159,7 +169,7 @@ static const Symbol *input_var(const IrStmt *s, Stmt **st)
         return NULL;
     Expr *base, *range;
     lower_split_multi(io->u.io.node_side->u.select.obj, &base, &range);
-    if (!batch_safe(range) || base->kind != EXPR_SELECT)
+    if (!net_free(range) || base->kind != EXPR_SELECT)
         return NULL;
     *st = io;
     return all_replicates_var(base->u.select.obj);
@@ -184,10 +194,10 @@ static void batch_block(IrStmt *blk, PassCtx *c, IrFunc *f, int *count)
             continue;
         Expr *base, *range;
         lower_split_multi(call->u.objcall.obj, &base, &range);
-        bool ok = all_replicates_var(base) == v && batch_safe(range) &&
+        bool ok = all_replicates_var(base) == v && net_free(range) &&
                   !lower_uses_io(c->plan, call->sym);
         for (int k = 0; ok && k < call->u.objcall.args.len; k++)
-            ok = batch_safe(VEC_AT(call->u.objcall.args, k, Expr));
+            ok = net_free(VEC_AT(call->u.objcall.args, k, Expr));
         IrExpr *net = ok ? net_ref(c, v) : NULL;
         if (!net)
             continue;
