@@ -1183,10 +1183,14 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         return unary(lw, e);
     case EXPR_BINARY:
         return binary(lw, e);
-    case EXPR_TERNARY:
-        return ir_cond(m, lw_vt(lw, e->type), lw_expr(lw, e->u.ternary.cond),
+    case EXPR_TERNARY: {
+        /* in lane code the condition may be evaluated already (its
+           branches make lane calls: lw_lanes.c, hoist_branches) */
+        IrExpr *c = lw->fn && lw->fn->lane ? lw_lane_hoisted(lw, e->u.ternary.cond) : NULL;
+        return ir_cond(m, lw_vt(lw, e->type), c ? c : lw_expr(lw, e->u.ternary.cond),
                        lw_expr_as(lw, e->u.ternary.then_e, e->type),
                        lw_expr_as(lw, e->u.ternary.else_e, e->type));
+    }
     case EXPR_CALL:
         return lw_global_call(lw, e->sym, &e->u.call.args);
     case EXPR_OBJCALL: {

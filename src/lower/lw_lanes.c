@@ -214,6 +214,9 @@ IrExpr *lw_lane_hoisted(Lw *lw, const Expr *e)
 }
 
 static void hoist_in(Lw *lw, Expr *e);
+static bool has_lane_call(const Expr *e);
+static bool any_lane_call(const PtrVec *v);
+static void hoist_branches(Lw *lw, Expr *e);
 
 static void hoist_args(Lw *lw, PtrVec *args)
 {
@@ -339,6 +342,10 @@ static void hoist_in(Lw *lw, Expr *e)
         break;
     case EXPR_TERNARY:
         hoist_in(lw, e->u.ternary.cond);
+        if (has_lane_call(e->u.ternary.then_e) || has_lane_call(e->u.ternary.else_e)) {
+            hoist_branches(lw, e);
+            break;
+        }
         hoist_in(lw, e->u.ternary.then_e);
         hoist_in(lw, e->u.ternary.else_e);
         break;
@@ -353,6 +360,68 @@ static void hoist_in(Lw *lw, Expr *e)
     default:
         break;
     }
+}
+
+/* Whether e contains a call hoist_in lowers as a lane call. */
+static bool has_lane_call(const Expr *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case EXPR_SELECT: return has_lane_call(e->u.select.obj);
+    case EXPR_SUBSCRIPT: return has_lane_call(e->u.subscript.obj) || has_lane_call(e->u.subscript.index);
+    case EXPR_ALLSLICE: return has_lane_call(e->u.allslice.obj);
+    case EXPR_UNARY: return has_lane_call(e->u.unary.operand);
+    case EXPR_BINARY: return has_lane_call(e->u.binary.lhs) || has_lane_call(e->u.binary.rhs);
+    case EXPR_TERNARY:
+        return has_lane_call(e->u.ternary.cond) || has_lane_call(e->u.ternary.then_e) ||
+               has_lane_call(e->u.ternary.else_e);
+    case EXPR_CALL: return any_lane_call(&e->u.call.args);
+    case EXPR_CONVERT: return any_lane_call(&e->u.convert.args);
+    case EXPR_OBJCALL:
+        return lane_function_call(e) || has_lane_call(e->u.objcall.obj) ||
+               any_lane_call(&e->u.objcall.args);
+    default:
+        return false;
+    }
+}
+
+static bool any_lane_call(const PtrVec *v)
+{
+    for (int i = 0; i < v->len; i++)
+        if (has_lane_call(VEC_AT(*v, i, Expr)))
+            return true;
+    return false;
+}
+
+/* c ? a : b whose a or b makes lane calls: each branch's calls run only in
+ * the lanes that take it (semantics.md §9: "then only B or only C"), under
+ * the masks c and NOT c; the condition is evaluated once per lane, into a
+ * lane array that lw_expr then reads (lw_lane_hoisted). */
+static void hoist_branches(Lw *lw, Expr *e)
+{
+    IrModule *m = M(lw);
+    Loc loc = e->loc;
+    const IrType *bt = ir_t(m, IRT_BOOL);
+    IrVar *mk = cur_mask(lw);
+    IrVar *cv = lw_decl(lw, "tc", ir_t_lanes(m, bt), NULL, loc);
+    IrVar *tm = lw_decl(lw, "Mt", mask_t(lw), NULL, loc);
+    IrVar *em = lw_decl(lw, "Me", mask_t(lw), NULL, loc);
+    LaneLoop ll = lanes_begin(lw, false, loc);
+    IrStmt *saved = open_if(lw, at(lw, mk), loc);
+    lw_assign(lw, at(lw, cv), lw_expr_as(lw, e->u.ternary.cond, lw->si->builtin[TY_BOOL]), loc);
+    lw_assign(lw, at(lw, tm), ir_cast(m, ir_t(m, IRT_I32), at(lw, cv)), loc);
+    lw_assign(lw, at(lw, em), ir_cast(m, ir_t(m, IRT_I32), ir_unary(m, IROP_NOT, bt, at(lw, cv))), loc);
+    lw_close(lw, saved);
+    lanes_end(lw, &ll);
+    vec_push(lw->arena, &lw->hoist_exprs, e->u.ternary.cond);
+    vec_push(lw->arena, &lw->hoist_vars, cv);
+    push_mask(lw, tm);
+    hoist_in(lw, e->u.ternary.then_e);
+    pop_mask(lw);
+    push_mask(lw, em);
+    hoist_in(lw, e->u.ternary.else_e);
+    pop_mask(lw);
 }
 
 const char *lw_lane_hoisted_name(Lw *lw, const Expr *e)
