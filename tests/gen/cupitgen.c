@@ -46,6 +46,11 @@
  *    the same order (element initializers, run serially by EXTEND and
  *    CONNECT, and the central agent), integral values only; half of the
  *    programs divide Reals by 2.0 and 4.0.  Both by the seed alone.
+ *  - Half of the programs call the network on all replicates right after
+ *    MERGE (merge-first) and read the last replicate's elements in the
+ *    central agent's expressions, also in those calls' arguments.
+ *  - Half of the programs have network functions whose ?: must evaluate
+ *    only the branch taken (recursion ended by ?:, a guarded division).
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -174,6 +179,13 @@ static int use_maze; /* REPLICATE under IF, in a loop and in a procedure */
 static int use_random;
 /* Real division (by 2.0 and 4.0: exact); by the seed alone, likewise */
 static int use_div;
+/* the central agent reads the last replicate's elements in expressions
+   (arguments of calls after MERGE: the merge-first pass); by the seed */
+static int use_lastrep;
+/* network functions whose ?: must evaluate only the branch taken: a
+   recursion that ends through ?: and a division the condition guards; by
+   the seed */
+static int use_tern;
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -862,6 +874,10 @@ static void obj_atoms(Env *e)
             if (un[i].lmin >= 1) at(e, S("ME.%s[%d].h", un[i].name, rnd(un[i].lmin)), TI, 999, 0);
         }
         at(e, S("ME.depth (%d)", rng(0, 4)), TI, 999, 0);
+        if (use_tern) {
+            at(e, S("ME.tdepth (%d)", rng(0, 4)), TI, 999, 0);
+            at(e, "(ME.z = 0 ? 7 : ME.inv ())", TI, 1000, 0);
+        }
     }
     for (int i = 0; i < e->nsubs; i++) {
         Sub *s = &t->sub[i];
@@ -1376,6 +1392,12 @@ static void gen_net(void)
     L("  IF d <= 0 THEN RETURN ME.z %% %d; END;", rng(5, 50));
     L("  RETURN (ME.depth (d - 1) * %d + d) %% 1000;", rng(2, 5));
     L("END FUNCTION;");
+    if (use_tern) {
+        L("Int FUNCTION tdepth (Int CONST d) IS");
+        L("  RETURN d <= 0 ? ME.z %% %d : (ME.tdepth (d - 1) * %d + d) %% 1000;", rng(5, 50), rng(2, 5));
+        L("END FUNCTION;");
+        L("Int FUNCTION inv () IS RETURN 1000 / ME.z; END FUNCTION;");
+    }
     int n = rng(size_medium ? 2 : 1, size_medium ? 5 : 3);
     for (int i = 0; i < n; i++) gen_sub(XNET, t, ch(30), 0);
     if (use_boom) {
@@ -1454,6 +1476,10 @@ static void ca_env(Env *e)
     at(e, "net.x", TR, 64, 2);
     at(e, "net.z", TI, 999, 0);
     at(e, "net.depth (2)", TI, 999, 0);
+    if (use_lastrep) {
+        at(e, "net[MAXINDEX (net)].z", TI, 999, 0);
+        at(e, "net[MAXINDEX (net)].x", TR, 64, 2);
+    }
     Sub *f = net_fn();
     if (f) atfn(e, f, "net.");
     tg(e, "k", TI, 999);
@@ -1476,6 +1502,16 @@ static void ca_call(Env *e)
         L("FOR i := 0 TO MAXINDEX (net) REPEAT net[i].%s (%s); END;", p->name, args(e, p->pk));
         e->nat--;
     }
+}
+
+/* a call on all replicates right after MERGE (the merge-first pass runs
+   it on lane block 0 when every replicate computes it alike), its
+   arguments sometimes reading the last replicate */
+static void after_merge(Env *e)
+{
+    if (!use_lastrep || !ch(60)) return;
+    Sub *p = net_proc();
+    if (p) L("net[].%s (%s);", p->name, args(e, p->pk));
 }
 
 static void ca_rstmt(Env *e)
@@ -1606,6 +1642,7 @@ static void gen_ca(void)
     if (ch(60)) {
         merges = 2;
         L("MERGE net;");
+        after_merge(&e);
         L("show (4);");
         ca_rstmt(&e);
     }
@@ -1626,6 +1663,7 @@ static void gen_ca(void)
         L("net[].vary ();");
         for (int i = rng(1, 3); i > 0; i--) ca_rstmt(&e);
         L("MERGE net;");
+        after_merge(&e);
         L("show (7);");
         L("REPLICATE net INTO 1;");
         replicated = 0;
@@ -1900,6 +1938,8 @@ int main(int argc, char **argv)
     }
     use_random = ((seed * 0x9E3779B97F4A7C15ULL) >> 40) % 4 == 0;
     use_div = ((seed * 0x9E3779B97F4A7C15ULL) >> 42) % 2 == 0;
+    use_lastrep = ((seed * 0x9E3779B97F4A7C15ULL) >> 43) % 2 == 0;
+    use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
