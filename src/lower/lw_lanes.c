@@ -151,8 +151,17 @@ static void clear_lanes(Lw *lw, int base, FillFn fill, void *data, Loc loc)
 
 /* ---- purity ------------------------------------------------------------------------- */
 
+/* Whether integer arithmetic `op` on type t can raise a run-time error:
+ * + - * and negation only with --check-overflow. */
+static bool overflow_checked(const Lw *lw, Op op, const Type *t)
+{
+    return lw->opts.check_overflow && t && type_is_integral(t) &&
+           (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG);
+}
+
 /* Whether evaluating e in a lane that is not active is harmless: no calls,
- * no checks that could raise a run-time error, no random numbers.  Such
+ * no checks that could raise a run-time error, no random numbers, no VAR
+ * parameter (its pointer is set in the active lanes only).  Such
  * statements run in every lane and keep the inactive lanes' old values by
  * a select, which vectorizes; the others run under `if (M[l])`. */
 static bool lane_pure(Lw *lw, const Expr *e)
@@ -160,18 +169,21 @@ static bool lane_pure(Lw *lw, const Expr *e)
     if (!e)
         return true;
     switch (e->kind) {
-    case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME:
+    case EXPR_NAME:
+        return !(e->sym && e->sym->kind == SYM_PARAM && e->sym->access == ACCESS_VAR);
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING:
     case EXPR_ME: case EXPR_YOU: case EXPR_INDEX:
         return true;
     case EXPR_SELECT:
         return lane_pure(lw, e->u.select.obj);
     case EXPR_UNARY:
-        return e->u.unary.op != OP_RANDOM && lane_pure(lw, e->u.unary.operand);
+        return e->u.unary.op != OP_RANDOM && !overflow_checked(lw, e->u.unary.op, e->type) &&
+               lane_pure(lw, e->u.unary.operand);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         bool integral = e->type && type_is_integral(e->type);
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT ||
-            ((op == OP_DIV || op == OP_MOD) && integral))
+            ((op == OP_DIV || op == OP_MOD) && integral) || overflow_checked(lw, op, e->type))
             return false;
         return lane_pure(lw, e->u.binary.lhs) && lane_pure(lw, e->u.binary.rhs);
     }
@@ -195,6 +207,19 @@ static bool lane_pure(Lw *lw, const Expr *e)
     default:
         return false;
     }
+}
+
+/* Whether the REDUCTION or WTA function f can run on the values of a lane
+ * that is not active: a single RETURN of a lane-pure expression. */
+static bool combine_pure(Lw *lw, const Symbol *f)
+{
+    if (!f || !f->decl || !f->decl->u.subr.body)
+        return false;
+    const Block *b = f->decl->u.subr.body;
+    if (b->defs.len != 0 || b->stmts.len != 1)
+        return false;
+    const Stmt *st = VEC_AT(b->stmts, 0, Stmt);
+    return st->kind == STMT_RETURN && st->u.ret.value && lane_pure(lw, st->u.ret.value);
 }
 
 /* ---- hoisting object function calls ------------------------------------------------ */
@@ -734,10 +759,13 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
     r->lane = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
     r->mask = ir_ref(m, mk);
     /* every lane sees the same connections (and, for an all-slice, the same
-       nodes): one scalar first-element flag, the combining in every lane */
+       nodes): one scalar first-element flag, the combining in every lane;
+       a function that could fail (an integer division, a checked overflow,
+       a call) combines only in the active lanes */
     r->kind = IRR_LANES;
-    if (level == SEMF_LEVEL_NODE && range)
+    if ((level == SEMF_LEVEL_NODE && range) || !combine_pure(lw, s->callee))
         r->kind = IRR_LANES_MASKED;
+    IrExpr *active = ir_index(m, ir_ref(m, mk), ir_ref(m, r->lane));
     IrStmt *rs = lw_add(lw, IRS_REDUCE, s->loc);
     rs->red = r;
     rs->origin = s;
@@ -766,6 +794,8 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
                                     ir_binary(m, IROP_LAND, bt,
                                               ir_binary(m, IROP_GE, bt, ir_ref(m, i), ir_index(m, ir_ref(m, nr.rlo), l)),
                                               ir_binary(m, IROP_LE, bt, ir_ref(m, i), ir_index(m, ir_ref(m, nr.rhi), l))));
+        } else if (r->kind == IRR_LANES_MASKED) {
+            y->lane_sel = active;
         }
     } else {
         Symbol *ifc = base->sym;
@@ -788,6 +818,8 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
             y->origin = s;
             y->aux[0] = C;
             y->aux[1] = CS;
+            if (r->kind == IRR_LANES_MASKED)
+                y->lane_sel = ir_clone(m, active);
         }
     }
     lw_push(lw, rs->then);
@@ -1051,7 +1083,7 @@ static void lane_assign(Lw *lw, Stmt *s)
     bool pure = lane_pure(lw, t) && lane_pure(lw, v) && !lw_lane_hoisted_name(lw, v);
     bool integral = type_is_integral(t->type);
     if (s->u.assign.op != ASSIGN_SET && integral &&
-        (s->u.assign.op == ASSIGN_DIV || s->u.assign.op == ASSIGN_MOD))
+        (s->u.assign.op == ASSIGN_DIV || s->u.assign.op == ASSIGN_MOD || lw->opts.check_overflow))
         pure = false;
     const IrType *T = lw_vt(lw, t->type);
     if (pure) { /* both values loaded unconditionally: a select, which vectorizes */

@@ -15,11 +15,12 @@ static bool is_me_you(const Expr *l, const Expr *r)
     return (l->kind == EXPR_ME && r->kind == EXPR_YOU) || (l->kind == EXPR_YOU && r->kind == EXPR_ME);
 }
 
-/* Whether f is `RETURN ME + YOU` on Real or Int. */
-static bool is_sum_reduction(const Symbol *f)
+/* Whether f is `RETURN ME + YOU` on Real, or on Int where an overflow
+ * wraps (with --check-overflow the combine function's check stays). */
+static bool is_sum_reduction(const Symbol *f, bool check_overflow)
 {
     if (!f || f->kind != SYM_REDUCTION || !f->decl || !f->decl->u.subr.body || !f->type ||
-        (f->type->kind != TY_REAL && f->type->kind != TY_INT))
+        (f->type->kind != TY_REAL && (f->type->kind != TY_INT || check_overflow)))
         return false;
     Block *b = f->decl->u.subr.body;
     if (b->defs.len != 0 || b->stmts.len != 1)
@@ -44,7 +45,7 @@ static bool visit(IrVisitor *v, IrStmt *s)
     if (s->kind != IRS_REDUCE || !s->red)
         return true;
     IrReduce *r = s->red;
-    if (r->kind != IRR_LANES || r->wta || !is_sum_reduction(r->combine->subr))
+    if (r->kind != IRR_LANES || r->wta || !is_sum_reduction(r->combine->subr, vs->c->m->opts.check_overflow))
         return true;
     IrModule *m = vs->c->m;
     r->kind = IRR_VSUM;

@@ -48,9 +48,10 @@ static void teardown(void)
 static const char *const prelude =
     "PROCEDURE pReal (Real CONST x) IS EXTERNAL;\n"
     "Real IO xs;\n"
-    "Real REDUCTION sum IS RETURN ME + YOU; END REDUCTION;\n"
+    "Real REDUCTION sum IS RETURN ME + YOU; END REDUCTION;"
+    " Int REDUCTION addQuot IS RETURN ME + 8 / YOU; END REDUCTION;\n"
     "TYPE L IS CONNECTION\n"
-    "  Real w := 1.0, s := 0.0, r := 0.0, bk := 0.0;\n"
+    "  Real w := 1.0, s := 0.0, r := 0.0, bk := 0.0; Int n := 1;\n"
     "  PROCEDURE send (Real CONST v) IS ME.s := v * ME.w; END;\n"
     "  PROCEDURE sendIf (Real CONST v) IS IF v > 0.0 THEN ME.s := v; END; END;\n"
     "  PROCEDURE sendBack (Real CONST e) IS ME.bk := e * ME.w; END;\n"
@@ -63,14 +64,15 @@ static const char *const prelude =
     "TYPE U IS NODE\n"
     "  IN L i;\n"
     "  OUT L o;\n"
-    "  Real v := 1.0, got := 0.0;\n"
+    "  Real v := 1.0, got := 0.0; Int cnt := 0;\n"
     "  PROCEDURE emit () IS ME.o[].send (ME.v); END;\n"
     "  PROCEDURE emitIf () IS ME.o[].sendIf (ME.v); END;\n"
     "  PROCEDURE emitUnlessSmall () IS\n"
     "    IF ME.v < 0.5 THEN RETURN; END;\n"
     "    ME.o[].send (ME.v);\n"
     "  END;\n"
-    "  PROCEDURE gather () IS REDUCTION ME.i[].s:sum INTO ME.got; END;\n"
+    "  PROCEDURE gather () IS REDUCTION ME.i[].s:sum INTO ME.got; END;"
+    " PROCEDURE count () IS REDUCTION ME.i[].n:addQuot INTO ME.cnt; END;\n"
     "  PROCEDURE gatherAbsorb () IS REDUCTION ME.i[].s:sum INTO ME.got; ME.i[].absorb (); END;\n"
     "  PROCEDURE back () IS ME.i[].sendBack (ME.v); END;\n"
     "  PROCEDURE collect () IS REDUCTION ME.o[].bk:sum INTO ME.got; END;\n"
@@ -562,6 +564,51 @@ static bool has_fn(const char *name)
     return false;
 }
 
+typedef struct ReduceCount {
+    IrReduceKind kind;
+    int n;
+} ReduceCount;
+
+static bool count_reduce(IrVisitor *v, IrStmt *s)
+{
+    ReduceCount *rc = v->data;
+    if (s->kind == IRS_REDUCE && s->red->kind == rc->kind)
+        rc->n++;
+    return true;
+}
+
+/* How many reductions of that kind function `name` holds. */
+static int reductions(const char *name, IrReduceKind kind)
+{
+    for (int i = 0; i < module->funcs.len; i++) {
+        IrFunc *f = VEC_AT(module->funcs, i, IrFunc);
+        if (strcmp(f->name, name) != 0)
+            continue;
+        ReduceCount rc = {.kind = kind};
+        IrVisitor v = {.stmt = count_reduce, .data = &rc};
+        ir_walk_stmt(&v, f->body);
+        return rc.n;
+    }
+    ck_abort_msg("no function '%s'", name);
+    return 0;
+}
+
+START_TEST(test_lower_lane_reduce_masks)
+{
+    /* a sum combines in every lane, in a vector register with the passes on */
+    const char *calls = "net[1].f ();";
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); ME.b[].count (); END;", calls, true);
+    ck_assert_int_eq(reductions("cpNL_N_b_gather", IRR_VSUM), 1);
+    /* a function that divides combines only in the active lanes: an inactive
+       lane's candidates may be 0 */
+    ck_assert_int_eq(reductions("cpNL_N_b_count", IRR_LANES_MASKED), 1);
+    ck_assert_int_eq(reductions("cpNL_N_b_count", IRR_LANES), 0);
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); ME.b[].count (); END;", calls, false);
+    ck_assert_int_eq(reductions("cpNL_N_b_gather", IRR_LANES), 1);
+    ck_assert_int_eq(reductions("cpNL_N_b_count", IRR_LANES_MASKED), 1);
+}
+END_TEST
+
 START_TEST(test_lower_dense)
 {
     /* b's sums over the full bundle a -> b become one kernel call: the
@@ -688,6 +735,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_rep_state);
     tcase_add_test(tc, test_lower_known_args);
     tcase_add_test(tc, test_lower_local_recursion);
+    tcase_add_test(tc, test_lower_lane_reduce_masks);
     suite_add_tcase(s, tc);
     return s;
 }
