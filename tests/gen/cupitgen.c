@@ -51,6 +51,11 @@
  *    central agent's expressions, also in those calls' arguments.
  *  - Half of the programs have network functions whose ?: must evaluate
  *    only the branch taken (recursion ended by ?:, a guarded division).
+ *  - Half of the programs give every connection, node and network type
+ *    procedures with Int and Real VAR parameters (one passes its VAR
+ *    parameter on), called on locals and elements of ME from procedure
+ *    bodies, and reduce some Int elements with a max whose `%` keeps lane
+ *    code from combining in inactive lanes.  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -186,6 +191,11 @@ static int use_lastrep;
    recursion that ends through ?: and a division the condition guards; by
    the seed */
 static int use_tern;
+/* object procedures with VAR parameters (an Int and a Real helper in every
+   type, and one that passes its VAR parameter on), called on locals and
+   elements from procedure bodies, and a max REDUCTION whose `%` makes lane
+   code combine only in the active lanes; by the seed */
+static int use_varp;
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -656,6 +666,7 @@ static int reduction(Env *e, const char *pv, Elem *l)
     else if (l->cls <= CA && ch(60)) op = l->ty == TR ? "rsum" : "isum", need = 64 * bnd(l->ty, l->cls);
     else {
         op = l->ty == TR ? (ch(50) ? "rmax" : "rmin") : (ch(50) ? "imax" : "imin");
+        if (use_varp && l->ty == TI && ch(40)) op = "imaxm";
         need = bnd(l->ty, l->cls);
     }
     int c[48], n = 0;
@@ -830,9 +841,42 @@ static void net_stmt(Env *e, int d)
     assign(e);
 }
 
+/* a call of a VAR-parameter helper of ME on a local or an element: the
+   helpers keep an Int within its bound (at least 97) and a Real on the
+   grid of quarters within its bound (at least 64) */
+static void varp_stmt(Env *e)
+{
+    int c[48], n = 0;
+    for (int i = 0; i < e->ntg; i++) {
+        At *t = &e->tg[i];
+        if ((t->ty == TI && !t->pre && t->b >= 97) || (t->ty == TR && t->b >= 64)) c[n++] = i;
+    }
+    if (!n) { assign(e); return; }
+    At *t = &e->tg[c[rnd(n)]];
+    if (t->ty == TR) L("ME.vhalf (%s, %s);", t->s, norm_i(gen_int(e, 1), 9).s);
+    else if (ch(30)) L("ME.vtwice (%s);", t->s);
+    else L("ME.vbump (%s, %s);", t->s, norm_i(gen_int(e, 1), 9).s);
+}
+
+static void varp_helpers(void)
+{
+    if (!use_varp) return;
+    /* statements that cannot fail: lane code runs them in every lane, a
+       VAR parameter's pointer is set in the active lanes only */
+    L("PROCEDURE vbump (Int VAR a; Int CONST by) IS");
+    L("  a := a + by;");
+    L("  IF a > 90 THEN a := a - 90; ELSIF a < -90 THEN a := a + 90; END;");
+    L("END;");
+    L("PROCEDURE vtwice (Int VAR a) IS ME.vbump (a, 5); ME.vbump (a, a %% 4); END;");
+    L("PROCEDURE vhalf (Real VAR x; Int CONST by) IS");
+    L("  IF x > 32.0 THEN x := x - 32.0; ELSIF by > 2 THEN x := x + 0.75; ELSE x := q (x - 0.5); END;");
+    L("END;");
+}
+
 static void gen_stmts(Env *e, int n, int d)
 {
     for (int i = 0; i < n; i++) {
+        if (use_varp && !e->fn && ch(12)) { varp_stmt(e); continue; }
         int r = rnd(10);
         if (d > 0 && r == 0) ifstmt(e, d);
         else if (d > 0 && r == 1) loop(e, d);
@@ -1015,6 +1059,7 @@ static void gen_con(int ci)
     if (find(t, "n") && ch(50)) { t->getter = "n"; L("Int FUNCTION getn () IS RETURN ME.n; END FUNCTION;"); }
     L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
+    varp_helpers();
     if (uses_cut(ci)) {
         L("PROCEDURE cut (Real CONST lim) IS");
         ind++;
@@ -1083,6 +1128,7 @@ static void gen_node(int ni)
         else L("  IF d = 0 THEN ME.vv[d - 1] := 0.0; END;");
         L("END;");
     }
+    varp_helpers();
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
@@ -1312,6 +1358,7 @@ static void gen_net(void)
           un[i].arr ? un[i].elem : un[i].name);
     if (use_nomerge) L("Ql qq;");
     emit_elems(t);
+    varp_helpers();
     if (use_nomerge) L("PROCEDURE qset (Int CONST k) IS ME.qq[].setup (k); END;");
     /* build: groups, node assignment before any connection, CONNECTs */
     L("PROCEDURE build () IS");
@@ -1940,6 +1987,7 @@ int main(int argc, char **argv)
     use_div = ((seed * 0x9E3779B97F4A7C15ULL) >> 42) % 2 == 0;
     use_lastrep = ((seed * 0x9E3779B97F4A7C15ULL) >> 43) % 2 == 0;
     use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
+    use_varp = ((seed * 0x9E3779B97F4A7C15ULL) >> 45) % 2 == 0;
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
@@ -2001,6 +2049,7 @@ int main(int argc, char **argv)
     L("Int REDUCTION isum IS RETURN ME + YOU; END REDUCTION;");
     L("Int REDUCTION imax IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
     L("Int REDUCTION imin IS RETURN ME < YOU ? ME : YOU; END REDUCTION;");
+    if (use_varp) L("Int REDUCTION imaxm IS RETURN ME > YOU ? ME : YOU %% 1000000007; END REDUCTION;");
     L("Int1 REDUCTION i1max IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
     L("Int2 REDUCTION i2max IS RETURN ME > YOU ? ME : YOU; END REDUCTION;");
     L("Bool REDUCTION bor IS RETURN ME OR YOU; END REDUCTION;");
