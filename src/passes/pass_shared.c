@@ -11,13 +11,15 @@
  *
  *   - a lane element X.e[l], where X is a lane record reached through a
  *     pointer that has a shared twin (ir.h, IrVar.twin), becomes S.e;
- *   - an assignment to it runs in the first active lane only (every active
- *     lane computes the same value, and a compound assignment must not
- *     apply once per lane);
+ *   - an assignment to it, or to a record field or array element of it,
+ *     runs in the first active lane only (every active lane computes the
+ *     same value, and a compound assignment must not apply once per lane);
  *   - a REDUCTION or WTA candidate that is such an element is broadcast to
  *     a lane array first.
  *
- * Precondition, per element: every access has that shape.  An element
+ * Precondition, per element: every access has that shape; its address is
+ * not taken (a VAR argument stores once per lane) and every store to it is
+ * a lane assignment (not a FOR variable, ...).  An element
  * with another access stays in the lane record; one that no code names
  * any more stays there too, for drop-fields to leave out. */
 #include <string.h>
@@ -47,6 +49,8 @@ typedef struct Scan {
     bool *bad;         /* [i]: some access of cands[i] cannot move */
     int *uses;         /* [i]: accesses of cands[i] */
     IrVisitor *v;      /* for the bodies of statement expressions */
+    const IrStmt *first_lane; /* the store of the lane-assignment loop being walked,
+                                 which first_lane_stores makes once per block */
 } Scan;
 
 static int cand_index(const Scan *sc, const IrField *f)
@@ -55,6 +59,43 @@ static int cand_index(const Scan *sc, const IrField *f)
         if (sc->cands->items[i] == f)
             return i;
     return -1;
+}
+
+/* The candidate that the lvalue t stores into (X.e[l], X.e[l].f,
+ * X.e[l][i]), or -1. */
+static int cand_root(const Scan *sc, const IrExpr *t)
+{
+    for (; t; t = t->a) {
+        if (t->kind == IRE_FIELD && cand_index(sc, t->u.field) >= 0)
+            return cand_index(sc, t->u.field);
+        if (t->kind != IRE_FIELD && t->kind != IRE_MEMBER && t->kind != IRE_INDEX)
+            return -1;
+    }
+    return -1;
+}
+
+/* The store of a lane-assignment loop (lw_lanes.c lane_assign) and the
+ * value it stores, in either of its two shapes: `n = v; o = t; t = M ? n :
+ * o` (every lane) or `if (M) t = v`. */
+static IrStmt *lane_assign_store(IrStmt *loop, IrExpr **value)
+{
+    if (loop->kind != IRS_FOR || loop->tag != IRTAG_LANE_ASSIGN || !loop->aux[0])
+        return NULL;
+    IrStmt *body = loop->then;
+    if (body->list.len == 3 && VEC_AT(body->list, 2, IrStmt)->kind == IRS_ASSIGN &&
+        VEC_AT(body->list, 0, IrStmt)->kind == IRS_DECL) {
+        *value = VEC_AT(body->list, 0, IrStmt)->a;
+        return VEC_AT(body->list, 2, IrStmt);
+    }
+    if (body->list.len == 1 && VEC_AT(body->list, 0, IrStmt)->kind == IRS_IF) {
+        IrStmt *ifs = VEC_AT(body->list, 0, IrStmt);
+        if (ifs->then->list.len == 1 && VEC_AT(ifs->then->list, 0, IrStmt)->kind == IRS_ASSIGN) {
+            IrStmt *as = VEC_AT(ifs->then->list, 0, IrStmt);
+            *value = as->b;
+            return as;
+        }
+    }
+    return NULL;
 }
 
 /* Checks one field access: the base must have a shared twin, and the value
@@ -75,6 +116,8 @@ static void scan_expr(Scan *sc, const IrExpr *e, bool yield_value)
 {
     if (!e)
         return;
+    if (e->kind == IRE_ADDR && cand_root(sc, e->a) >= 0) /* a VAR argument: a store per lane */
+        sc->bad[cand_root(sc, e->a)] = true;
     if (e->kind == IRE_INDEX && e->a && e->a->kind == IRE_FIELD) {
         check_access(sc, e->a, true, false);
         scan_expr(sc, e->a->a, false);
@@ -98,6 +141,14 @@ static void scan_expr(Scan *sc, const IrExpr *e, bool yield_value)
 static bool scan_stmt_cb(IrVisitor *v, IrStmt *s)
 {
     Scan *sc = v->data;
+    IrExpr *value;
+    IrStmt *as = lane_assign_store(s, &value);
+    if (as)
+        sc->first_lane = as; /* the walk reaches it next, inside the loop */
+    /* a store that first_lane_stores does not make once per block (a FOR
+       variable, ...) would run in every active lane */
+    if (s->kind == IRS_ASSIGN && cand_root(sc, s->a) >= 0 && s != sc->first_lane)
+        sc->bad[cand_root(sc, s->a)] = true;
     /* every expression slot of this statement (not its children, which the
        visitor reaches itself) */
     scan_expr(sc, s->a, s->kind == IRS_YIELD);
@@ -159,6 +210,19 @@ static void rewrite_slot(IrExpr **slot, void *data)
     }
 }
 
+/* Whether the store target t is (a part of) a shared field: S.e, S.e.f,
+ * S.e[i] -- a record or array element stores into the one value too. */
+static bool shared_target(const IrExpr *t)
+{
+    for (; t; t = t->a) {
+        if (t->kind == IRE_FIELD && t->u.field->layout->form == IRF_SHARED)
+            return true;
+        if (t->kind != IRE_FIELD && t->kind != IRE_MEMBER && t->kind != IRE_INDEX)
+            return false;
+    }
+    return false;
+}
+
 /* A lane-assignment loop whose target moved: `l = cp_first_lane (M); if
  * (l >= 0) target = value`. */
 static void first_lane_stores(IrStmt *blk, void *data)
@@ -167,23 +231,9 @@ static void first_lane_stores(IrStmt *blk, void *data)
     IrModule *m = rw->c->m;
     for (int i = 0; i < blk->list.len; i++) {
         IrStmt *loop = VEC_AT(blk->list, i, IrStmt);
-        if (loop->kind != IRS_FOR || loop->tag != IRTAG_LANE_ASSIGN || !loop->aux[0])
-            continue;
-        IrStmt *body = loop->then;
-        IrStmt *as = NULL;
         IrExpr *value = NULL;
-        if (body->list.len == 3 && VEC_AT(body->list, 2, IrStmt)->kind == IRS_ASSIGN &&
-            VEC_AT(body->list, 0, IrStmt)->kind == IRS_DECL) { /* n = v; o = t; t = M ? n : o */
-            as = VEC_AT(body->list, 2, IrStmt);
-            value = VEC_AT(body->list, 0, IrStmt)->a;
-        } else if (body->list.len == 1 && VEC_AT(body->list, 0, IrStmt)->kind == IRS_IF) {
-            IrStmt *ifs = VEC_AT(body->list, 0, IrStmt); /* if (M) t = v */
-            if (ifs->then->list.len == 1 && VEC_AT(ifs->then->list, 0, IrStmt)->kind == IRS_ASSIGN) {
-                as = VEC_AT(ifs->then->list, 0, IrStmt);
-                value = as->b;
-            }
-        }
-        if (!as || as->a->kind != IRE_FIELD || as->a->u.field->layout->form != IRF_SHARED)
+        IrStmt *as = lane_assign_store(loop, &value);
+        if (!as || !shared_target(as->a))
             continue;
         IrStmt *nb = ir_block(m, loop->loc);
         IrStmt *d = ir_s(m, IRS_DECL, loop->loc);
