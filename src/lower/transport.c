@@ -1522,8 +1522,14 @@ void lower_transport(LowerPlan *p)
                 }
             }
         }
-        /* the entries: network subroutines the central agent calls */
+        /* the entries: network subroutines the central agent calls, also
+           from the initializers of globals */
         PtrVec entries = {0};
+        for (int i = 0; i < si->data.len; i++) {
+            Symbol *g = VEC_AT(si->data, i, Symbol);
+            if (g->init && g->init->init)
+                find_entries(g->init->init, net->type, &entries, a);
+        }
         for (int i = 0; i < si->subrs.len; i++) {
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
             if (s->sub->context == CTX_CA && s->decl && !s->sub->external)

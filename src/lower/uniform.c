@@ -16,7 +16,11 @@
  * emptied by REPLICATE and MERGE and grown by every network call, which is
  * walked with its arguments and control flow (a condition that differs
  * between replicates makes everything it controls diverge; so does
- * anything after a RETURN or BREAK under such a condition).  Locals and
+ * anything after a RETURN or BREAK under such a condition).  The central
+ * agent's own stores into one replicate (net[i].e := x, a VAR argument, a
+ * FOR variable, a REDUCTION target) make the elements they name diverge;
+ * the initializers of globals are walked first, as the program runs them.
+ * Locals and
  * parameters get one flag each for the whole program; the walk is
  * repeated until those flags no longer change.  A connection element
  * that never diverges and that its type's MERGE procedure does not write
@@ -224,8 +228,20 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
 }
 
 /* An assignment to `t` of a value that diverges (or not). */
+/* Whether the lvalue t is (part of) a global variable: a store into it is
+ * an effect of its own, which runs once per replicate. */
+static bool global_root(Expr *e)
+{
+    while (e->kind == EXPR_SELECT || e->kind == EXPR_SUBSCRIPT)
+        e = e->kind == EXPR_SELECT ? e->u.select.obj : e->u.subscript.obj;
+    return e->kind == EXPR_NAME && e->sym && e->sym->is_global &&
+           (e->sym->kind == SYM_VAR || e->sym->kind == SYM_IO);
+}
+
 static void u_store(UCtx *c, UWalk *w, Expr *t, bool d)
 {
+    if (global_root(t))
+        c->effects = true;
     bool idx = false;
     int loc = root_loc(c, w, t, &idx);
     d |= idx || w->ctl;
@@ -243,6 +259,8 @@ static void u_store(UCtx *c, UWalk *w, Expr *t, bool d)
  * a VAR argument): it diverges. */
 static void u_clobber(UCtx *c, UWalk *w, Expr *t)
 {
+    if (global_root(t))
+        c->effects = true;
     bool idx = false;
     int loc = root_loc(c, w, t, &idx);
     if (loc >= 0)
@@ -489,6 +507,49 @@ static const Symbol *net_var_of(Expr *e)
 
 static void ca_block(UCtx *c, CaState *st, Block *b);
 
+/* A store of the central agent into the object t.  Into a network's data
+ * it makes the elements on its path diverge -- net[i].e, net[i].g[k].e,
+ * a record field or array element of one -- except an assignment
+ * (`assign`) `net.e := x` through the bare variable, which stores into
+ * every replicate (lw_stmt.c). */
+static void ca_store(UCtx *c, CaState *st, Expr *t, bool assign)
+{
+    const Symbol *v = net_var_of(t);
+    int n = v ? net_var_index(c->p->si, v) : -1;
+    if (n < 0)
+        return;
+    if (assign && t->kind == EXPR_SELECT && t->u.select.obj->kind == EXPR_NAME)
+        return; /* net.e := x: every replicate alike */
+    for (Expr *e = t; e;) {
+        if (e->kind == EXPR_SELECT) {
+            if (e->sym && e->sym->kind == SYM_ELEM && e->sym->owner) {
+                int loc = loc_of(c, e->sym->owner, e->sym->index);
+                if (loc >= 0) {
+                    st->D[n][loc] = 1;
+                    c->ever[loc] = 1;
+                }
+            }
+            e = e->u.select.obj;
+        } else if (e->kind == EXPR_SUBSCRIPT) {
+            e = e->u.subscript.obj;
+        } else if (e->kind == EXPR_ALLSLICE) {
+            e = e->u.allslice.obj;
+        } else {
+            break;
+        }
+    }
+}
+
+/* The VAR arguments of a call of the central agent are stores. */
+static void ca_var_args(UCtx *c, CaState *st, const Symbol *callee, PtrVec *args)
+{
+    if (!callee || !callee->sub)
+        return;
+    for (int i = 0; i < args->len && i < callee->sub->params.len; i++)
+        if (VEC_AT(callee->sub->params, i, Symbol)->access == ACCESS_VAR)
+            ca_store(c, st, VEC_AT(*args, i, Expr), false);
+}
+
 /* A network subroutine called from the central agent. */
 static void ca_net_call(UCtx *c, CaState *st, Expr *call)
 {
@@ -544,6 +605,7 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
     case EXPR_CALL:
         for (int i = 0; i < e->u.call.args.len; i++)
             ca_expr(c, st, VEC_AT(e->u.call.args, i, Expr));
+        ca_var_args(c, st, e->sym, &e->u.call.args);
         if (e->sym && e->sym->sub->is_central_agent && e->sym->decl && !e->sym->sub->external &&
             enter(c, e->sym)) { /* a CA function: walked in place */
             ca_block(c, st, e->sym->decl->u.subr.body);
@@ -554,6 +616,7 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
         ca_expr(c, st, e->u.objcall.obj);
         for (int i = 0; i < e->u.objcall.args.len; i++)
             ca_expr(c, st, VEC_AT(e->u.objcall.args, i, Expr));
+        ca_var_args(c, st, e->sym, &e->u.objcall.args);
         if (e->sym && e->sym->owner && e->sym->owner->kind == TY_NETWORK)
             ca_net_call(c, st, e);
         break;
@@ -627,6 +690,7 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
     case STMT_ASSIGN:
         ca_expr(c, st, s->u.assign.target);
         ca_expr(c, st, s->u.assign.value);
+        ca_store(c, st, s->u.assign.target, true);
         break;
     case STMT_CALL:
     case STMT_OBJCALL:
@@ -638,6 +702,7 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
         break;
     case STMT_REDUCTION:
         ca_expr(c, st, s->u.reduction.into);
+        ca_store(c, st, s->u.reduction.into, false);
         break;
     case STMT_WTA: {
         /* WTA net[].e:f.p (args): p runs on the winning replicate only, so
@@ -679,6 +744,7 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
         st_copy_into(head, st, c->nloc);
         for (int guard = 0; guard < 10000; guard++) {
             if (s->kind == STMT_FOR) {
+                ca_store(c, st, s->u.for_.var, false);
                 ca_expr(c, st, s->u.for_.from);
                 ca_expr(c, st, s->u.for_.to);
                 ca_block(c, st, s->u.for_.body);
@@ -792,6 +858,13 @@ void lower_uniform(LowerPlan *p)
         CaState *st = st_new(&c);
         c.stack.len = 0;
         enter(&c, si->program);
+        /* the initializers of globals run first, in order, as central agent
+           code (they may call functions that replicate and call the net) */
+        for (int i = 0; i < si->data.len; i++) {
+            Symbol *g = VEC_AT(si->data, i, Symbol);
+            if (g->init && g->init->init)
+                ca_expr(&c, st, g->init->init);
+        }
         ca_block(&c, st, si->program->decl->u.subr.body);
         st_free(st);
         if (!c.changed || c.gave_up)
