@@ -56,6 +56,11 @@
  *    parameter on), called on locals and elements of ME from procedure
  *    bodies, and reduce some Int elements with a max whose `%` keeps lane
  *    code from combining in inactive lanes.  By the seed alone.
+ *  - Half of the programs store from the central agent into one
+ *    replicate's network elements (assignment, a VAR argument of a central
+ *    agent procedure, a FOR variable, a REDUCTION target), and their
+ *    network procedures write a global variable in one replicate (INDEX =
+ *    k), printed at the end.  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -196,6 +201,10 @@ static int use_tern;
    elements from procedure bodies, and a max REDUCTION whose `%` makes lane
    code combine only in the active lanes; by the seed */
 static int use_varp;
+/* the central agent stores into one replicate's elements (assignment, VAR
+   argument, FOR variable, REDUCTION target), and network procedures write a
+   global variable in one replicate; by the seed */
+static int use_castore;
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -877,6 +886,11 @@ static void gen_stmts(Env *e, int n, int d)
 {
     for (int i = 0; i < n; i++) {
         if (use_varp && !e->fn && ch(12)) { varp_stmt(e); continue; }
+        if (use_castore && e->ctx == XNET && e->me == &net && !e->fn && ch(10)) {
+            /* one replicate writes: no race, the same in every build */
+            L("IF INDEX = %d THEN gw := %d; END;", rnd(20), rng(1, 99));
+            continue;
+        }
         int r = rnd(10);
         if (d > 0 && r == 0) ifstmt(e, d);
         else if (d > 0 && r == 1) loop(e, d);
@@ -1561,8 +1575,22 @@ static void after_merge(Env *e)
     if (p) L("net[].%s (%s);", p->name, args(e, p->pk));
 }
 
+/* a store of the central agent into one replicate's network element */
+static void castore(Env *e)
+{
+    int i = rnd(reps_lo);
+    switch (rnd(5)) {
+    case 0: L("net[%d].z := %s;", i, norm_i(gen_int(e, 1), 999).s); break;
+    case 1: L("net[%d].x := %s;", i, norm_r(gen_real(e, 1)).s); break;
+    case 2: L("cadd (net[%d].z, %d);", i, rng(1, 9)); break;
+    case 3: L("FOR net[%d].z := %d TO %d REPEAT END;", i, rng(0, 3), rng(2, 9)); break;
+    default: L("REDUCTION net[].z:imax INTO net[%d].z;", i); break;
+    }
+}
+
 static void ca_rstmt(Env *e)
 {
+    if (use_castore && ch(25)) { castore(e); return; }
     int r = rnd(10);
     Unit *u = pick_unit(-1);
     if (r < 4) ca_call(e);
@@ -1739,6 +1767,7 @@ static void gen_ca(void)
         L("net[].vary ();");
         L("show (12);");
     }
+    if (use_castore) L("pString (\"gw \"); pInt (gw); pString (\"\\n\");");
     /* FOR semantics (§8.6): bound evaluated once, UNTIL after the body,
      * the variable's value after the loop */
     int a = rng(1, 4);
@@ -1988,6 +2017,7 @@ int main(int argc, char **argv)
     use_lastrep = ((seed * 0x9E3779B97F4A7C15ULL) >> 43) % 2 == 0;
     use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
     use_varp = ((seed * 0x9E3779B97F4A7C15ULL) >> 45) % 2 == 0;
+    use_castore = ((seed * 0x9E3779B97F4A7C15ULL) >> 46) % 2 == 0;
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
@@ -2043,6 +2073,10 @@ int main(int argc, char **argv)
     L("Real FUNCTION absReal (Real CONST x) IS EXTERNAL;");
     L("Real FUNCTION minReal (Real CONST x, y) IS EXTERNAL;");
     L("Real FUNCTION maxReal (Real CONST x, y) IS EXTERNAL;");
+    if (use_castore) {
+        L("Int VAR gw := 0;");
+        L("PROCEDURE cadd (Int VAR a; Int CONST b) IS a := (a + b) %% 1000; END;");
+    }
     L("Real REDUCTION rsum IS RETURN ME + YOU; END REDUCTION;");
     L("Real REDUCTION rmax IS IF ME > YOU THEN RETURN ME; END; RETURN YOU; END REDUCTION;");
     L("Real REDUCTION rmin IS IF ME < YOU THEN RETURN ME; ELSE RETURN YOU; END; END REDUCTION;");
