@@ -434,6 +434,11 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
     Type *et = sema_multitude(c, pv);
     if (et && type_is_error(et))
         return NULL;
+    if (!et && pv->kind == EXPR_SUBSCRIPT && sema_object_root(pv)->kind == EXPR_ME) {
+        diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
+                   "for one node write a slice, e.g. ME.g[2...2].out", stmt);
+        return NULL;
+    }
     if (!et || et->kind != TY_NODE || sema_object_root(pv)->kind != EXPR_ME) {
         diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups, "
                    "e.g. ME.g[].out", stmt);
