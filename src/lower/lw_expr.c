@@ -190,7 +190,7 @@ void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
     case EXPR_NAME: {
         IrVar *g = ptrmap_get(&lw->vars, e->sym, NULL, 0);
         *net = ir_addr(m, ir_ref(m, g));
-        *rep = ir_i32(m, 0);
+        *rep = lw->bare_rep ? ir_ref(m, lw->bare_rep) : ir_i32(m, 0);
         *lnet = lower_net_of(lw->plan, e->sym->type);
         return;
     }
@@ -259,7 +259,7 @@ static bool ca_node_open(Lw *lw, Expr *obj, CaNode *c)
     c->r = lw_decl(lw, "r", ir_t(m, IRT_I32), n.rep, (Loc){0});
     c->r->is_const = true;
     Symbol *gs = obj->u.subscript.obj->sym;
-    IrExpr *idx = lw_idx(lw, obj->loc, lw_expr(lw, obj->u.subscript.index),
+    IrExpr *idx = lw_idx(lw, obj->loc, lw_sub_index(lw, obj->u.subscript.index),
                          ir_netinfo(m, IRN_COUNT, ir_ref(m, c->n), ir_i32(m, n.g), NULL), gs->name);
     c->i = lw_decl(lw, "i", ir_t(m, IRT_I32), idx, (Loc){0});
     c->i->is_const = true;
@@ -337,6 +337,53 @@ static IrExpr *ca_node_value(Lw *lw, Expr *obj)
                                      ir_null(m), ln));
     IrExpr *plain_v = ir_index(m, ir_nodes(m, ir_ref(m, c.n), ir_ref(m, c.r), c.g, pl), ir_ref(m, c.i));
     return ir_stmts(m, c.body, ir_cond(m, lw_vt(lw, c.node), lw_blocked(lw, ir_ref(m, c.n)), lane_v, plain_v));
+}
+
+IrExpr *lw_ca_node_value(Lw *lw, Expr *obj)
+{
+    return ca_node_value(lw, obj);
+}
+
+bool lw_ca_node_store(Lw *lw, Expr *obj, IrExpr *value, Loc loc)
+{
+    CaNode c;
+    if (!ca_node_open(lw, obj, &c))
+        return false;
+    IrModule *m = lw->m;
+    const IrType *i32 = ir_t(m, IRT_I32);
+    ir_append(m, lw->blk, c.body);
+    IrStmt *saved = lw_push(lw, c.body);
+    IrVar *v = lw_decl(lw, "nv", lw_vt(lw, c.node), value, loc);
+    IrLayout *ll = lw_lanes_layout(lw, c.node), *pl = lw_plain(lw, c.node);
+    IrStmt *s = lw_add(lw, IRS_IF, loc);
+    s->a = lw_blocked(lw, ir_ref(m, c.n));
+    s->then = ir_block(m, loc);
+    s->els = ir_block(m, loc);
+    IrStmt *put = ir_s(m, IRS_EVAL, loc);
+    put->a = ir_call(m, lw_type_fn(lw, c.node, IRFN_LANE_PUT),
+                     IR_ARGS(ir_addr(m, ir_index(m, ir_nodes(m, ir_ref(m, c.n),
+                                                             ir_binary(m, IROP_DIV, i32, ir_ref(m, c.r),
+                                                                       lanes_const(lw)),
+                                                             c.g, ll),
+                                                 ir_ref(m, c.i))),
+                             ir_null(m), ir_binary(m, IROP_MOD, i32, ir_ref(m, c.r), lanes_const(lw)),
+                             ir_addr(m, ir_ref(m, v))));
+    ir_append(m, s->then, put);
+    IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
+    as->a = ir_index(m, ir_nodes(m, ir_ref(m, c.n), ir_ref(m, c.r), c.g, pl), ir_ref(m, c.i));
+    as->b = ir_ref(m, v);
+    ir_append(m, s->els, as);
+    lw_close(lw, saved);
+    return true;
+}
+
+IrExpr *lw_sub_index(Lw *lw, Expr *idx)
+{
+    for (LwBare *b = lw->bare; b; b = b->up)
+        for (int i = 0; i < b->n; i++)
+            if (b->idx[i] == idx)
+                return ir_ref(lw->m, b->tmp[i]);
+    return lw_expr(lw, idx);
 }
 
 /* A network object reached through the runtime's storage (not a MERGE
@@ -500,7 +547,7 @@ IrExpr *lw_lvalue(Lw *lw, Expr *e)
     }
     case EXPR_SUBSCRIPT: {
         Expr *obj = e->u.subscript.obj;
-        IrExpr *ix = lw_expr(lw, e->u.subscript.index);
+        IrExpr *ix = lw_sub_index(lw, e->u.subscript.index);
         if (obj->kind == EXPR_SELECT && obj->sym && type_is_node_collection(obj->sym->type)) {
             /* one node of a group or node array: X.g[i] */
             IrExpr *netx, *repx;

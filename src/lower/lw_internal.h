@@ -35,7 +35,20 @@ typedef struct LwFn {
     IrVar *net_v, *rep_v, *idx_v, *b_v, *k_v, *me_v, *ms_v, *you_v, *ret_v, *m0_v;
 } LwFn;
 
-enum { LW_MAX_MASKS = 64, LW_MAX_ARG_TEMPS = 16 };
+enum { LW_MAX_MASKS = 64, LW_MAX_ARG_TEMPS = 16, LW_MAX_BARE_IDX = 16 };
+
+/* A store through the bare network variable in the central agent
+ * (`net.path`, semantics: the element of every replicate): the subscript
+ * indices of the path, evaluated once into temporaries before the store
+ * (lw_bare_begin); the store then goes to replicate 0 and lw_bare_copy
+ * copies the stored location to the other replicates. */
+typedef struct LwBare {
+    struct LwBare *up;   /* the enclosing one (a FOR body may store again) */
+    Expr *target;
+    Expr *idx[LW_MAX_BARE_IDX];
+    IrVar *tmp[LW_MAX_BARE_IDX];
+    int n;
+} LwBare;
 
 typedef struct Lw {
     IrModule *m;
@@ -83,6 +96,11 @@ typedef struct Lw {
     const Symbol *lazy_proc;
     IrExpr *lazy_node, *lazy_me;
     int lazy_slot;
+    /* stores through the bare network variable being lowered (innermost
+       first), and the replicate such a variable means while lw_bare_copy
+       builds the location in replicate r (NULL: replicate 0) */
+    LwBare *bare;
+    IrVar *bare_rep;
 } Lw;
 
 /* ---- lw_module.c ---- */
@@ -154,6 +172,15 @@ typedef struct LwCaNode {
     const Type *node;
 } LwCaNode;
 bool lw_ca_node(Lw *lw, Expr *obj, LwCaNode *out);
+/* Such a node as a plain record value (NULL when obj is not such a node). */
+IrExpr *lw_ca_node_value(Lw *lw, Expr *obj);
+/* Stores `value` (a plain node record) into such a node: into its lane
+ * while the network is in lane blocks, else into its plain record; false
+ * (and nothing emitted) when obj is not such a node. */
+bool lw_ca_node_store(Lw *lw, Expr *obj, IrExpr *value, Loc loc);
+/* The index of a subscript: its temporary while a store through the bare
+ * network variable is lowered (LwBare), else lowered here. */
+IrExpr *lw_sub_index(Lw *lw, Expr *idx);
 /* The C condition "replicated in lane blocks" of net n. */
 IrExpr *lw_blocked(Lw *lw, IrExpr *net);
 /* Split X[] / X[a...b] / X. */
@@ -179,6 +206,15 @@ void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *argv, IrExpr *net, I
                         IrVar *hi, bool single, Loc loc, const void *origin);
 void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc loc);
 void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, Loc loc);
+/* Stores through the bare network variable (LwBare): begin declares the
+ * index temporaries in the current block (false when target is not such a
+ * location: nothing done); copy copies the location from replicate 0 to
+ * replicates 1 .. nreps-1 in the representation the network has then; end
+ * forgets the temporaries. */
+bool lw_bare_applies(Lw *lw, Expr *target);
+bool lw_bare_begin(Lw *lw, Expr *target, LwBare *b, Loc loc);
+void lw_bare_copy(Lw *lw, LwBare *b, Loc loc);
+void lw_bare_end(Lw *lw, LwBare *b);
 
 /* ---- lw_lanes.c ---- */
 void lw_lane_body(Lw *lw, IrFunc *f);

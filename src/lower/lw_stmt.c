@@ -326,6 +326,20 @@ static void call_stmt(Lw *lw, Expr *call)
     IrStmt *saved = NULL;
     bool any = false;
     const IrType *i32 = ir_t(m, IRT_I32);
+    /* VAR arguments through the bare network variable: after the call,
+       what it stored in replicate 0 is copied to the others */
+    LwBare bare[LW_MAX_ARG_TEMPS];
+    bool all[LW_MAX_ARG_TEMPS] = {0};
+    for (int i = 0; i < args->len && i < f->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(f->sub->params, i, Symbol);
+        Expr *a = VEC_AT(*args, i, Expr);
+        if (p->access != ACCESS_VAR || !lw_bare_applies(lw, a))
+            continue;
+        if (!any)
+            saved = lw_open(lw, call->loc);
+        any = true;
+        all[i] = lw_bare_begin(lw, a, &bare[i], call->loc);
+    }
     for (int i = 0; i < args->len && i < f->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
         Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -341,7 +355,7 @@ static void call_stmt(Lw *lw, Expr *call)
         vr[i]->is_const = true;
         Symbol *gs = a->u.subscript.obj->sym;
         IrVar *vi = lw_decl(lw, "vi", i32,
-                            lw_idx(lw, a->loc, lw_expr(lw, a->u.subscript.index),
+                            lw_idx(lw, a->loc, lw_sub_index(lw, a->u.subscript.index),
                                    ir_netinfo(m, IRN_COUNT, ir_ref(m, vn), ir_i32(m, n->g), NULL),
                                    gs->name),
                             call->loc);
@@ -392,6 +406,11 @@ static void call_stmt(Lw *lw, Expr *call)
         back->b = ir_ref(m, vt[i]);
         ir_append(m, s->els, back);
     }
+    for (int i = LW_MAX_ARG_TEMPS - 1; i >= 0; i--)
+        if (all[i]) {
+            lw_bare_copy(lw, &bare[i], call->loc);
+            lw_bare_end(lw, &bare[i]);
+        }
     if (any)
         lw_close(lw, saved);
 }
@@ -849,51 +868,116 @@ static void assign_to(Lw *lw, Stmt *s, IrExpr *lv)
     lw_close(lw, saved);
 }
 
-/* `net.e := x` through the bare network variable stores into every
- * replicate (reads of net.e see replicate 0). */
-static bool store_all_replicates(Lw *lw, Stmt *s)
+/* ---- stores through the bare network variable --------------------------------------------- */
+
+/* The location `net.path` of the central agent: the root of the path is
+ * the network variable itself (not net[i]); true with the subscripts of
+ * the path in b (outermost last). */
+static bool bare_path(Lw *lw, Expr *e, LwBare *b)
 {
-    IrModule *m = M(lw);
-    Expr *t = s->u.assign.target;
-    if (t->kind != EXPR_SELECT || t->u.select.obj->kind != EXPR_NAME ||
-        !t->u.select.obj->type || t->u.select.obj->type->kind != TY_NETWORK)
-        return false;
-    Expr *netobj = t->u.select.obj;
-    IrExpr *netx, *repx;
-    LowerNet *ln;
-    lw_net_object(lw, netobj, &netx, &repx, &ln);
-    const IrType *T = lw_vt(lw, t->type), *i32 = ir_t(m, IRT_I32);
-    IrStmt *saved = lw_open(lw, s->loc);
-    /* the new value, computed as for replicate 0 */
-    IrVar *v = lw_decl(lw, "v", T, lw_lvalue(lw, t), s->loc);
-    assign_to(lw, s, ir_ref(m, v));
-    IrVar *n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, s->loc);
-    n->is_const = true;
-    IrVar *r = fresh(lw, "r", i32);
-    IrStmt *loop = range_loop(lw, IRFOR_REPS, r, ir_i32(m, 0),
-                              ir_binary(m, IROP_SUB, i32, ir_netinfo(m, IRN_NREPS, ir_ref(m, n), NULL, NULL),
-                                        ir_i32(m, 1)),
-                              s->loc);
-    IrLayout *pl = lw_plain(lw, netobj->type);
-    IrExpr *plain = ir_field(m, ir_deref(m, ir_netrec(m, ir_ref(m, n), ir_ref(m, r), pl)),
-                             lw_field(lw, pl, t->sym));
-    IrExpr *target = plain;
-    if (lw->opts.lanes) {
-        IrLayout *ll = lw_lanes_layout(lw, netobj->type);
-        IrExpr *L = ir_named(m, "RT_LANES", i32);
-        IrExpr *lane = ir_index(m, ir_field(m, ir_deref(m, ir_netrec(m, ir_ref(m, n),
-                                               ir_binary(m, IROP_DIV, i32, ir_ref(m, r), L), ll)),
-                                            lw_field(lw, ll, t->sym)),
-                                ir_binary(m, IROP_MOD, i32, ir_ref(m, r), L));
-        target = ir_deref(m, ir_cond(m, ir_t_ptr(m, T, false), lw_blocked(lw, ir_ref(m, n)),
-                                     ir_addr(m, lane), ir_addr(m, plain)));
+    while (e) {
+        switch (e->kind) {
+        case EXPR_SELECT:
+            e = e->u.select.obj;
+            break;
+        case EXPR_SUBSCRIPT:
+            if (b->n >= LW_MAX_BARE_IDX)
+                return false;
+            b->idx[b->n++] = e->u.subscript.index;
+            e = e->u.subscript.obj;
+            break;
+        case EXPR_NAME:
+            return e->type && e->type->kind == TY_NETWORK && e->sym && e->sym->is_global &&
+                   ptrmap_get(&lw->vars, e->sym, NULL, 0);
+        default:
+            return false;
+        }
     }
-    IrStmt *as = ir_s(m, IRS_ASSIGN, s->loc);
-    as->a = target;
-    as->b = ir_ref(m, v);
-    ir_append(m, loop->then, as);
-    lw_close(lw, saved);
+    return false;
+}
+
+bool lw_bare_applies(Lw *lw, Expr *target)
+{
+    LwBare b;
+    memset(&b, 0, sizeof b);
+    return lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane && target &&
+           (target->kind == EXPR_SELECT || target->kind == EXPR_SUBSCRIPT) && target->type &&
+           !type_is_node_collection(target->type) && bare_path(lw, target, &b);
+}
+
+bool lw_bare_begin(Lw *lw, Expr *target, LwBare *b, Loc loc)
+{
+    memset(b, 0, sizeof *b);
+    if (!lw_bare_applies(lw, target))
+        return false;
+    bare_path(lw, target, b);
+    b->target = target;
+    /* the indices in the order they appear (outermost first) */
+    for (int i = b->n - 1; i >= 0; i--) {
+        Expr *x = b->idx[i];
+        if (x->kind == EXPR_INT) { /* nothing to evaluate twice */
+            b->tmp[i] = NULL;
+            continue;
+        }
+        b->tmp[i] = lw_decl(lw, "bx", lw_vt(lw, x->type), lw_expr(lw, x), loc);
+        b->tmp[i]->is_const = true;
+    }
+    /* keep only those with a temporary */
+    int k = 0;
+    for (int i = 0; i < b->n; i++)
+        if (b->tmp[i]) {
+            b->idx[k] = b->idx[i];
+            b->tmp[k++] = b->tmp[i];
+        }
+    b->n = k;
+    b->up = lw->bare;
+    lw->bare = b;
     return true;
+}
+
+void lw_bare_end(Lw *lw, LwBare *b)
+{
+    if (b->target && lw->bare == b)
+        lw->bare = b->up;
+}
+
+/* The location target in replicate r (NULL: 0), a node in lane blocks
+ * through its lane. */
+static void bare_store(Lw *lw, Expr *target, IrVar *r, IrExpr *value, Loc loc)
+{
+    IrVar *saved = lw->bare_rep;
+    lw->bare_rep = r;
+    if (!lw_ca_node_store(lw, target, value, loc))
+        lw_assign(lw, lw_lvalue(lw, target), value, loc);
+    lw->bare_rep = saved;
+}
+
+void lw_bare_copy(Lw *lw, LwBare *b, Loc loc)
+{
+    if (!b->target)
+        return;
+    IrModule *m = M(lw);
+    const IrType *i32 = ir_t(m, IRT_I32);
+    Expr *t = b->target, *root = t;
+    while (root->kind == EXPR_SELECT || root->kind == EXPR_SUBSCRIPT)
+        root = root->kind == EXPR_SELECT ? root->u.select.obj : root->u.subscript.obj;
+    IrVar *g = ptrmap_get(&lw->vars, root->sym, NULL, 0);
+    IrStmt *saved = lw_open(lw, loc);
+    IrVar *r = fresh(lw, "r", i32);
+    IrStmt *loop = range_loop(lw, IRFOR_REPS, r, ir_i32(m, 1),
+                              ir_binary(m, IROP_SUB, i32,
+                                        ir_netinfo(m, IRN_NREPS, ir_addr(m, ir_ref(m, g)), NULL, NULL),
+                                        ir_i32(m, 1)),
+                              loc);
+    lw_push(lw, loop->then);
+    IrVar *keep = lw->bare_rep;
+    lw->bare_rep = NULL;
+    IrExpr *v = lw_ca_node_value(lw, t);
+    if (!v)
+        v = lw_lvalue(lw, t);
+    lw->bare_rep = keep;
+    bare_store(lw, t, r, v, loc);
+    lw_close(lw, saved);
 }
 
 static void assign_stmt(Lw *lw, Stmt *s)
@@ -903,9 +987,23 @@ static void assign_stmt(Lw *lw, Stmt *s)
         connaddr_assign(lw, s);
         return;
     }
-    if (store_all_replicates(lw, s))
-        return;
-    assign_to(lw, s, lw_lvalue(lw, t));
+    /* through the bare network variable: the store into replicate 0, then
+       copied to the others */
+    LwBare bare;
+    bool all = lw_bare_applies(lw, t);
+    IrStmt *saved = all ? lw_open(lw, s->loc) : NULL;
+    if (all)
+        lw_bare_begin(lw, t, &bare, s->loc);
+    LwCaNode cn;
+    if (s->u.assign.op == ASSIGN_SET && t->type && t->type->kind == TY_NODE && lw_ca_node(lw, t, &cn))
+        lw_ca_node_store(lw, t, lw_expr_as(lw, s->u.assign.value, t->type), s->loc);
+    else
+        assign_to(lw, s, lw_lvalue(lw, t));
+    if (all) {
+        lw_bare_copy(lw, &bare, s->loc);
+        lw_bare_end(lw, &bare);
+        lw_close(lw, saved);
+    }
 }
 
 /* ---- control flow ---------------------------------------------------------------------------- */
@@ -922,8 +1020,14 @@ static void for_stmt(Lw *lw, Stmt *s)
     bool down = s->u.for_.dir == FOR_DOWNTO;
     const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64), *u64 = ir_t(m, IRT_U64);
     IrStmt *saved = lw_open(lw, s->loc);
+    /* a variable through the bare network variable: every assignment of it
+       reaches every replicate (the body may read it in each) */
+    LwBare bare;
+    bool all = lw_bare_begin(lw, var, &bare, s->loc);
     IrExpr *v = lw_lvalue(lw, var);
     lw_assign(lw, v, lw_expr_as(lw, s->u.for_.from, var->type), s->loc);
+    if (all)
+        lw_bare_copy(lw, &bare, s->loc);
     IrVar *to = lw_decl(lw, "to", i64, lw_expr(lw, s->u.for_.to), s->loc);
     to->is_const = true;
     IrStmt *loop = lw_add(lw, IRS_LOOP, s->loc);
@@ -947,10 +1051,14 @@ static void for_stmt(Lw *lw, Stmt *s)
     IrExpr *step = ir_binary(m, down ? IROP_SUB : IROP_ADD, u64,
                              ir_cast(m, u64, lw_i64(lw, lw_lvalue(lw, var))), ir_int(m, u64, 1));
     lw_assign(lw, lw_lvalue(lw, var), ir_cast(m, lw_vt(lw, var->type), step), s->loc);
+    if (all)
+        lw_bare_copy(lw, &bare, s->loc);
     IrStmt *st = lw_add(lw, IRS_IF, s->loc);
     st->a = ir_ref(m, stop);
     st->then = ir_block(m, s->loc);
     ir_append(m, st->then, ir_s(m, IRS_BREAK, s->loc));
+    if (all)
+        lw_bare_end(lw, &bare);
     lw_close(lw, saved);
 }
 
@@ -1038,7 +1146,18 @@ static void stmt(Lw *lw, Stmt *s)
             objcall_stmt(lw, VEC_AT(s->u.multi.calls, i, Expr));
         break;
     case STMT_REDUCTION:
-        combine(lw, s, false);
+        if (lw_bare_applies(lw, s->u.reduction.into)) {
+            /* INTO net.path: the result reaches every replicate */
+            LwBare bare;
+            IrStmt *saved = lw_open(lw, s->loc);
+            lw_bare_begin(lw, s->u.reduction.into, &bare, s->loc);
+            combine(lw, s, false);
+            lw_bare_copy(lw, &bare, s->loc);
+            lw_bare_end(lw, &bare);
+            lw_close(lw, saved);
+        } else {
+            combine(lw, s, false);
+        }
         break;
     case STMT_WTA:
         combine(lw, s, true);
