@@ -507,19 +507,36 @@ static const Symbol *net_var_of(Expr *e)
 
 static void ca_block(UCtx *c, CaState *st, Block *b);
 
+/* Whether the network object path t starts at the bare variable (net.e,
+ * net.g[k].e), not at a replicate (net[i].e). */
+static bool bare_net_path(Expr *t)
+{
+    for (Expr *e = t; e;) {
+        Expr *o = e->kind == EXPR_SELECT      ? e->u.select.obj
+                  : e->kind == EXPR_SUBSCRIPT ? e->u.subscript.obj
+                  : e->kind == EXPR_ALLSLICE  ? e->u.allslice.obj
+                                              : NULL;
+        if (o && o->kind == EXPR_NAME)
+            return e->kind == EXPR_SELECT;
+        e = o;
+    }
+    return false;
+}
+
 /* A store of the central agent into the object t.  Into a network's data
  * it makes the elements on its path diverge -- net[i].e, net[i].g[k].e,
- * a record field or array element of one -- except an assignment
- * (`assign`) `net.e := x` through the bare variable, which stores into
- * every replicate (lw_stmt.c). */
-static void ca_store(UCtx *c, CaState *st, Expr *t, bool assign)
+ * a record field or array element of one -- except a store (`whole`: an
+ * assignment, a REDUCTION target, a FOR variable) through the bare
+ * variable, which reaches every replicate at once (lw_stmt.c).  A VAR
+ * argument through it reaches the others only after the call. */
+static void ca_store(UCtx *c, CaState *st, Expr *t, bool whole)
 {
     const Symbol *v = net_var_of(t);
     int n = v ? net_var_index(c->p->si, v) : -1;
     if (n < 0)
         return;
-    if (assign && t->kind == EXPR_SELECT && t->u.select.obj->kind == EXPR_NAME)
-        return; /* net.e := x: every replicate alike */
+    if (whole && bare_net_path(t))
+        return; /* every replicate alike */
     for (Expr *e = t; e;) {
         if (e->kind == EXPR_SELECT) {
             if (e->sym && e->sym->kind == SYM_ELEM && e->sym->owner) {
@@ -702,7 +719,7 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
         break;
     case STMT_REDUCTION:
         ca_expr(c, st, s->u.reduction.into);
-        ca_store(c, st, s->u.reduction.into, false);
+        ca_store(c, st, s->u.reduction.into, true);
         break;
     case STMT_WTA: {
         /* WTA net[].e:f.p (args): p runs on the winning replicate only, so
@@ -744,7 +761,7 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
         st_copy_into(head, st, c->nloc);
         for (int guard = 0; guard < 10000; guard++) {
             if (s->kind == STMT_FOR) {
-                ca_store(c, st, s->u.for_.var, false);
+                ca_store(c, st, s->u.for_.var, true);
                 ca_expr(c, st, s->u.for_.from);
                 ca_expr(c, st, s->u.for_.to);
                 ca_block(c, st, s->u.for_.body);
