@@ -57,8 +57,9 @@
  *    bodies, and reduce some Int elements with a max whose `%` keeps lane
  *    code from combining in inactive lanes.  By the seed alone.
  *  - Half of the programs store from the central agent into one
- *    replicate's network elements (assignment, a VAR argument of a central
- *    agent procedure, a FOR variable, a REDUCTION target), and their
+ *    replicate's network elements, or through the bare `net` into every
+ *    replicate's (assignment, a VAR argument of a central agent
+ *    procedure, a FOR variable, a REDUCTION target), and their
  *    network procedures write a global variable in one replicate (INDEX =
  *    k), printed at the end.  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
@@ -1575,16 +1576,22 @@ static void after_merge(Env *e)
     if (p) L("net[].%s (%s);", p->name, args(e, p->pk));
 }
 
-/* a store of the central agent into one replicate's network element */
+/* a store of the central agent into one replicate's network element, or
+   through the bare `net` into every replicate's */
 static void castore(Env *e)
 {
-    int i = rnd(reps_lo);
-    switch (rnd(5)) {
-    case 0: L("net[%d].z := %s;", i, norm_i(gen_int(e, 1), 999).s); break;
-    case 1: L("net[%d].x := %s;", i, norm_r(gen_real(e, 1)).s); break;
-    case 2: L("cadd (net[%d].z, %d);", i, rng(1, 9)); break;
-    case 3: L("FOR net[%d].z := %d TO %d REPEAT END;", i, rng(0, 3), rng(2, 9)); break;
-    default: L("REDUCTION net[].z:imax INTO net[%d].z;", i); break;
+    int k = rnd(10);
+    const char *o = k < 5 ? S("net[%d]", rnd(reps_lo)) : "net";
+    Unit *u = pick_unit(-1);
+    switch (k % 5) {
+    case 0: L("%s.z := %s;", o, norm_i(gen_int(e, 1), 999).s); break;
+    case 1:
+        if (u->lmin >= 1 && ch(50)) L("%s.%s[%d].v := %s;", o, u->name, rnd(u->lmin), norm_r(gen_real(e, 1)).s);
+        else L("%s.x := %s;", o, norm_r(gen_real(e, 1)).s);
+        break;
+    case 2: L("cadd (%s.z, %d);", o, rng(1, 9)); break;
+    case 3: L("FOR %s.z := %d TO %d REPEAT END;", o, rng(0, 3), rng(2, 9)); break;
+    default: L("REDUCTION net[].z:imax INTO %s.z;", o); break;
     }
 }
 
