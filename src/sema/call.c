@@ -279,7 +279,7 @@ static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
         e->call_kind = CALL_OBJECT;
         return true;
     }
-    if (level == TY_NETWORK && ctx_is_global_subr(c) && sema_network_root(obj) &&
+    if (level == TY_NETWORK && ctx_is_central(c) && sema_network_root(obj) &&
         (obj->kind == EXPR_NAME || obj->kind == EXPR_SUBSCRIPT ||
          obj->kind == EXPR_ALLSLICE)) {
         bool one = obj->cat == VC_OBJECT && (func || obj->kind == EXPR_SUBSCRIPT);

@@ -50,6 +50,11 @@ bool ctx_is_global_subr(const Ctx *c)
     return c->kind == CTX_CA || c->kind == CTX_FREE;
 }
 
+bool ctx_is_central(const Ctx *c)
+{
+    return ctx_is_global_subr(c) || (c->kind == CTX_NONE && !c->elem_init);
+}
+
 bool ctx_is_parallel(const Ctx *c)
 {
     return c->kind >= CTX_NETP || c->elem_init;

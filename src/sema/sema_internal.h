@@ -169,6 +169,10 @@ void sema_fold(Ctx *c, Expr *e);
 /* "a node procedure", "a global procedure", "an element initializer" */
 const char *sema_ctx_desc(const Ctx *c);
 bool ctx_is_global_subr(const Ctx *c);   /* CTX_CA */
+/* A global subroutine or a global's initializer: both run in the central
+ * agent (an initializer at start-up, before program), so both may call
+ * network functions on a network variable (docs/language-decisions.md). */
+bool ctx_is_central(const Ctx *c);
 bool ctx_is_parallel(const Ctx *c);      /* object subr, merge, red, wta */
 bool ctx_is_function(const Ctx *c);      /* any kind of function body */
 SubrContext sema_object_context(TypeKind owner, bool is_function);
