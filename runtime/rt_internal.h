@@ -151,6 +151,13 @@ void rt_lanes_merge(rt_net *net, rt_srcpos where);
 /* rt_alloc on a cache-line (64-byte) boundary: lane records whose size is
  * a multiple of 64 then put every lane array in one cache line. */
 void *rt_alloc_lines(rt_srcpos where, size_t bytes);
+/* Fails with "out of memory (allocating `bytes` bytes, ...)" now if that
+ * much more memory cannot be had: past --memory-limit, or (from 256 MB
+ * on) refused by the system as one allocation, which is tried and freed.
+ * For state made of many allocations (lane blocks): a size that cannot
+ * fit fails at once with its total, not after filling the memory piece
+ * by piece.  Books nothing. */
+void rt_check_room(rt_srcpos where, size_t bytes);
 /* MERGE into block 0 only (all its lanes), and the copy of block 0 to the
  * other blocks that completes it. */
 void rt_lanes_merge_first(rt_net *net, rt_srcpos where);

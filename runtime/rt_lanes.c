@@ -204,8 +204,9 @@ static void broadcast(const rt_net *net, int32_t s, const rset *st, int32_t i,
 static void tree_merge_tmp(const rset *st, char *tmp, int32_t k)
 {
     size_t sz = st->size;
-    for (int32_t w = 1; w < k; w *= 2)
-        for (int32_t a = 0; a + w < k; a += 2 * w)
+    /* 64-bit: with k above 2^30, w and a + 2w pass INT32_MAX */
+    for (int64_t w = 1; w < k; w *= 2)
+        for (int64_t a = 0; a + w < k; a += 2 * w)
             st->merge(tmp + (size_t)a * sz, tmp + (size_t)(a + w) * sz);
 }
 
@@ -246,7 +247,7 @@ static void merge_record(const rt_net *net, int32_t s, const rset *st,
         }
         return;
     }
-    for (int32_t j = 0; j * RT_LANES < k; j++) { /* no lane-wise tree: record by record */
+    for (int32_t j = 0; (int64_t)j * RT_LANES < k; j++) { /* no lane-wise tree: record by record */
         int n = k - j * RT_LANES < RT_LANES ? (int)(k - j * RT_LANES) : RT_LANES;
         move_lanes(st, tmp + (size_t)j * RT_LANES * sz, lanes_of(net, j, s) + off,
                    shared_rec(net, j, s, st, i), n, true);
@@ -297,7 +298,7 @@ enum { RT_LANE_CHUNK = 64 };
 
 static int32_t chunks(const rset *st)
 {
-    return (st->n + RT_LANE_CHUNK - 1) / RT_LANE_CHUNK;
+    return (int32_t)(((int64_t)st->n + RT_LANE_CHUNK - 1) / RT_LANE_CHUNK);
 }
 
 static void chunk_op(const rt_net *net, lane_op op, int32_t s, const rset *st,
@@ -419,11 +420,38 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
     rt_free(sets, sets_bytes);
 }
 
+/* a + b and a * b, SIZE_MAX when they would not fit */
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t sat_mul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
+
+/* The bytes alloc_blocks allocates for nb blocks (at least: rt_alloc of 0
+ * bytes books 0). */
+static size_t blocks_bytes(const rt_net *net, int32_t nb)
+{
+    const rt_net_desc *d = net->desc;
+    size_t per = sizeof(rt_block) + d->lane.size + d->lane.shared_size;
+    per = sat_add(per, 2 * ((size_t)d->ngroups + (size_t)d->nbundles) * sizeof(void *));
+    for (int32_t g = 0; g < d->ngroups; g++)
+        per = sat_add(per, sat_mul((size_t)net->count[g],
+                                   d->groups[g].lane.size + d->groups[g].lane.shared_size));
+    for (int32_t b = 0; b < d->nbundles; b++)
+        per = sat_add(per, sat_mul((size_t)net->bundles[b].nconn,
+                                   d->bundles[b].lane.size + d->bundles[b].lane.shared_size));
+    return sat_mul((size_t)nb, per);
+}
+
 /* Allocates the blocks for k replicates (lane records zero-filled). */
 static void alloc_blocks(rt_net *net, int32_t k, rt_srcpos where)
 {
     const rt_net_desc *d = net->desc;
-    net->nblocks = (k + RT_LANES - 1) / RT_LANES;
+    /* ceil (k / RT_LANES) in 64 bits: k + RT_LANES - 1 passes INT32_MAX
+       for k near it (at most 2^27 blocks, an int32_t again) */
+    int32_t nb = (int32_t)(((int64_t)k + RT_LANES - 1) / RT_LANES);
+    /* the blocks are many allocations: a count whose blocks cannot fit
+       fails here with their total, as the one array of plain replicates
+       does (and not after filling the memory block by block) */
+    rt_check_room(where, blocks_bytes(net, nb));
+    net->nblocks = nb;
     net->blocks = rt_alloc(where, (size_t)net->nblocks * sizeof(rt_block));
     for (int32_t j = 0; j < net->nblocks; j++) {
         rt_block *bl = &net->blocks[j];

@@ -58,6 +58,19 @@ void *rt_alloc_lines(rt_srcpos where, size_t bytes)
     return p;
 }
 
+void rt_check_room(rt_srcpos where, size_t bytes)
+{
+    size_t now = atomic_load(&bytes_in_use);
+    if (memory_limit && (bytes > memory_limit || now > memory_limit - bytes))
+        rt_out_of_memory(where, bytes);
+    if (bytes >= ((size_t)1 << 28)) {
+        void *p = malloc(bytes); /* untouched pages: only address space */
+        if (!p)
+            rt_out_of_memory(where, bytes);
+        free(p);
+    }
+}
+
 void *rt_realloc(rt_srcpos where, void *p, size_t old_bytes, size_t new_bytes)
 {
     if (new_bytes > old_bytes && !account(new_bytes - old_bytes))

@@ -131,7 +131,7 @@ static char *records(const rt_rep *rep, bool nodes, int32_t x)
 }
 
 /* Merges record i of group/bundle x of pair p in round s. */
-static inline void merge_at(const rt_rep *reps, int32_t s, int32_t p, int32_t i,
+static inline void merge_at(const rt_rep *reps, int64_t s, int32_t p, int32_t i,
                             bool nodes, int32_t x, size_t size, rt_merge_fn fn)
 {
     fn(records(&reps[2 * s * p], nodes, x) + (size_t)i * size,
@@ -139,7 +139,7 @@ static inline void merge_at(const rt_rep *reps, int32_t s, int32_t p, int32_t i,
 }
 
 /* One level (a group or a bundle) of one round: pairs x n merges. */
-static void merge_level(const rt_rep *reps, int32_t s, int32_t pairs, int32_t n,
+static void merge_level(const rt_rep *reps, int64_t s, int32_t pairs, int32_t n,
                         bool nodes, int32_t x, size_t size, rt_merge_fn fn)
 {
     if (par(pairs, n)) {
@@ -155,11 +155,12 @@ static void merge_level(const rt_rep *reps, int32_t s, int32_t pairs, int32_t n,
 }
 
 /* One round of the tree: replicate i + s merges into i for every i that
- * is a multiple of 2s. */
-static void merge_round(rt_net *net, int32_t s)
+ * is a multiple of 2s.  s is 64-bit: with more than 2^30 replicates, 2s
+ * passes INT32_MAX. */
+static void merge_round(rt_net *net, int64_t s)
 {
     const rt_net_desc *d = net->desc;
-    int32_t k = net->nreps, pairs = (k - s + 2 * s - 1) / (2 * s);
+    int32_t k = net->nreps, pairs = (int32_t)((k - s + 2 * s - 1) / (2 * s));
     rt_rep *reps = net->reps;
     if (d->merge) /* one record per pair: never worth a region */
         for (int32_t p = 0; p < pairs; p++)
@@ -177,7 +178,7 @@ static void merge_round(rt_net *net, int32_t s)
 /* Merges all replicates into replicate 0. */
 static void tree_merge(rt_net *net)
 {
-    for (int32_t s = 1; s < net->nreps; s *= 2)
+    for (int64_t s = 1; s < net->nreps; s *= 2)
         merge_round(net, s);
 }
 

@@ -749,6 +749,31 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
+/* A count near INT32_MAX: ceil (k / RT_LANES) was computed in 32 bits, k +
+ * 15 overflowed and the block array's size wrapped around (allocating
+ * 18446744067267100720 bytes).  Now the blocks' total is checked before
+ * any of them is allocated: at least 2^27 rt_blocks, no wrap-around. */
+static void e_memory_huge(void *a)
+{
+    (void)a;
+    rt_set_memory_limit(rt_bytes_in_use() + 100000);
+    rt_replicate(&net, INT32_MAX, INT32_MAX, false, 0, E);
+}
+
+START_TEST(test_out_of_memory_huge_count)
+{
+    child_result res;
+    run_child(e_memory_huge, NULL, &res);
+    ck_assert_msg(res.status == 3, "exit status %d, stderr: %s", res.status, res.err);
+    const char *at = strstr(res.err, "e.nn:9: run-time error: out of memory (allocating ");
+    ck_assert_msg(at != NULL, "no out of memory error in: %s", res.err);
+    unsigned long long bytes = strtoull(at + strlen("e.nn:9: run-time error: out of memory (allocating "), NULL, 10);
+    unsigned long long nblocks = ((unsigned long long)INT32_MAX + RT_LANES - 1) / RT_LANES;
+    ck_assert_uint_ge(bytes, nblocks * sizeof(rt_block));
+    ck_assert_uint_lt(bytes, 1ull << 56); /* about 1.2 TB; wrapped sizes are near 2^64 */
+}
+END_TEST
+
 START_TEST(test_destroy_in_lane_state)
 {
     rt_replicate(&net, 40, 40, false, 0, HERE);
@@ -947,6 +972,7 @@ static Suite *lanes_suite(void)
     tcase_add_test(tc, test_io_lanes_errors);
     tcase_add_test(tc, test_errors_while_replicated);
     tcase_add_test(tc, test_out_of_memory);
+    tcase_add_test(tc, test_out_of_memory_huge_count);
     tcase_add_test(tc, test_destroy_in_lane_state);
     tcase_add_test(tc, test_lane_plan);
     tcase_add_loop_test(tc, test_shared_records, 0, 2);
