@@ -102,6 +102,17 @@ _Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
 /* Error for a failed allocation of `bytes` at `where`. */
 _Noreturn void rt_out_of_memory(rt_srcpos where, size_t bytes);
 
+/* The position of a call of a standard-library I/O procedure (initIOarea...,
+ * get...Examples..., openTestfile, countCorrectxR), whose
+ * C signatures have no place for one: generated code sets it around the
+ * call, `saved = rt_lib_at(pos); f(...); rt_lib_done(saved);` (saved, so
+ * that such a call inside an argument leaves the outer one's), and those
+ * procedures report their errors there.  Per thread; { NULL, 0 } (the
+ * program name) when C code calls them directly. */
+rt_srcpos rt_lib_at(rt_srcpos where);
+void rt_lib_done(rt_srcpos saved);
+rt_srcpos rt_lib_where(void);
+
 /* ---- memory ---------------------------------------------------------- */
 
 /* Allocation with accounting; failure is a run-time error, never NULL. */

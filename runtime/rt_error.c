@@ -51,6 +51,25 @@ _Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
     exit(RT_EXIT_RUNTIME);
 }
 
+static _Thread_local rt_srcpos lib_pos;
+
+rt_srcpos rt_lib_at(rt_srcpos where)
+{
+    rt_srcpos old = lib_pos;
+    lib_pos = where;
+    return old;
+}
+
+void rt_lib_done(rt_srcpos saved)
+{
+    lib_pos = saved;
+}
+
+rt_srcpos rt_lib_where(void)
+{
+    return lib_pos;
+}
+
 _Noreturn void rt_out_of_memory(rt_srcpos where, size_t bytes)
 {
     rt_error(where, "out of memory (allocating %zu bytes, %zu in use)", bytes,

@@ -363,69 +363,70 @@ static void dataset_load(dataset *ds, const char *name)
 
 /* (Re)allocates an area of Reals: maxreplicates x per_rep elements. */
 static void area_alloc(cp_io *area, cp_int maxreplicates, cp_int per_rep,
-                       const char *who)
+                       const char *who, rt_srcpos where)
 {
     if (maxreplicates < 1)
-        rt_error(RT_NOWHERE, "%s: the replicate count must be at least 1, "
+        rt_error(where, "%s: the replicate count must be at least 1, "
                  "not %d", who, (int)maxreplicates);
     if (per_rep < 1)
-        rt_error(RT_NOWHERE, "%s: the values per replicate must be at least "
+        rt_error(where, "%s: the values per replicate must be at least "
                  "1, not %d", who, (int)per_rep);
     int64_t n = (int64_t)maxreplicates * per_rep;
     if (n > INT32_MAX)
-        rt_error(RT_NOWHERE, "%s: %lld values do not fit one I/O area", who,
+        rt_error(where, "%s: %lld values do not fit one I/O area", who,
                  (long long)n);
     int i = 0;
     while (i < nareas && areas[i] != area)
         i++;
     if (i == nareas) {
         if (area->data)
-            rt_error(RT_NOWHERE, "%s: the I/O area was allocated outside the "
+            rt_error(where, "%s: the I/O area was allocated outside the "
                      "standard library", who);
         if (nareas == RT_MAX_IO_AREAS)
-            rt_error(RT_NOWHERE, "%s: more than the library's limit of %d I/O areas "
+            rt_error(where, "%s: more than the library's limit of %d I/O areas "
                      "(RT_MAX_IO_AREAS)", who, RT_MAX_IO_AREAS);
         areas[nareas++] = area;
     } else {
         rt_free(area->data, (size_t)area->count * area->elem_size);
     }
-    area->data = rt_alloc(RT_NOWHERE, (size_t)n * sizeof(cp_real));
+    area->data = rt_alloc(where, (size_t)n * sizeof(cp_real));
     area->count = (int32_t)n;
     area->elem_size = sizeof(cp_real);
     area->per_rep = per_rep;
 }
 
-static void require_loaded(const dataset *ds, const char *who, const char *opener)
+static void require_loaded(const dataset *ds, const char *who, const char *opener,
+                           rt_srcpos where)
 {
     if (!ds->path)
-        rt_error(RT_NOWHERE, "%s called before %s", who, opener);
+        rt_error(where, "%s called before %s", who, opener);
 }
 
 /* Checks that `area` can take `howmany` replicates of `per` values. */
 static void check_capacity(const cp_io *area, cp_int howmany, int32_t per,
-                           const char *who, const char *which)
+                           const char *who, const char *which, rt_srcpos where)
 {
     if (!area->data)
-        rt_error(RT_NOWHERE, "%s: the I/O area %s was never allocated", who, which);
+        rt_error(where, "%s: the I/O area %s was never allocated", who, which);
     if (area->per_rep && area->per_rep != per)
-        rt_error(RT_NOWHERE, "%s: the I/O area %s holds %d values per "
+        rt_error(where, "%s: the I/O area %s holds %d values per "
                  "replicate, the data need %d", who, which,
                  (int)area->per_rep, (int)per);
     if ((int64_t)howmany * per > area->count)
-        rt_error(RT_NOWHERE, "%s: %d examples do not fit the I/O area %s "
+        rt_error(where, "%s: %d examples do not fit the I/O area %s "
                  "(%d values)", who, (int)howmany, which, (int)area->count);
 }
 
 /* Copies examples (firstI + r) mod n into replicate r, r < howmany. */
 static void get_examples(const dataset *ds, cp_io *rIn, cp_io *rOut,
-                         cp_int howmany, cp_int *firstI, const char *who)
+                         cp_int howmany, cp_int *firstI, const char *who, rt_srcpos where)
 {
     if (howmany < 0)
-        rt_error(RT_NOWHERE, "%s: negative example count %d", who, (int)howmany);
+        rt_error(where, "%s: negative example count %d", who, (int)howmany);
     if (*firstI < 0)
-        rt_error(RT_NOWHERE, "%s: negative example index %d", who, (int)*firstI);
-    check_capacity(rIn, howmany, ds->nin, who, "for the inputs");
-    check_capacity(rOut, howmany, ds->nout, who, "for the targets");
+        rt_error(where, "%s: negative example index %d", who, (int)*firstI);
+    check_capacity(rIn, howmany, ds->nin, who, "for the inputs", where);
+    check_capacity(rOut, howmany, ds->nout, who, "for the targets", where);
     cp_real *in = rIn->data, *out = rOut->data;
     int32_t e = *firstI % ds->n;
     /* consecutive examples are consecutive rows: one copy up to the end of
@@ -457,24 +458,27 @@ RT_WEAK void openDatafile(const char *name, cp_int *iInputsN, cp_int *rInputsN,
 
 RT_WEAK void initIOareasxRxR(cp_io *rIn, cp_io *rOut, cp_int maxreplicates)
 {
-    require_loaded(&train, "initIOareasxRxR", "openDatafile");
-    area_alloc(rIn, maxreplicates, train.nin, "initIOareasxRxR");
-    area_alloc(rOut, maxreplicates, train.nout, "initIOareasxRxR");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    require_loaded(&train, "initIOareasxRxR", "openDatafile", where);
+    area_alloc(rIn, maxreplicates, train.nin, "initIOareasxRxR", where);
+    area_alloc(rOut, maxreplicates, train.nout, "initIOareasxRxR", where);
 }
 
 RT_WEAK void getExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
                              cp_int *firstI)
 {
-    require_loaded(&train, "getExamplesxRxR", "openDatafile");
-    get_examples(&train, rIn, rOut, howmany, firstI, "getExamplesxRxR");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    require_loaded(&train, "getExamplesxRxR", "openDatafile", where);
+    get_examples(&train, rIn, rOut, howmany, firstI, "getExamplesxRxR", where);
 }
 
 RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
 {
-    require_loaded(&train, "openTestfile", "openDatafile");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    require_loaded(&train, "openTestfile", "openDatafile", where);
     dataset_load(&test, name);
     if (test.nin != train.nin || test.nout != train.nout)
-        rt_error(RT_NOWHERE, "test data '%s' have %d inputs and %d outputs, "
+        rt_error(where, "test data '%s' have %d inputs and %d outputs, "
                  "the training data '%s' %d and %d", test.path,
                  (int)test.nin, (int)test.nout, train.path, (int)train.nin,
                  (int)train.nout);
@@ -484,13 +488,15 @@ RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
 RT_WEAK void getTestExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
                                  cp_int *firstI)
 {
-    require_loaded(&test, "getTestExamplesxRxR", "openTestfile");
-    get_examples(&test, rIn, rOut, howmany, firstI, "getTestExamplesxRxR");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    require_loaded(&test, "getTestExamplesxRxR", "openTestfile", where);
+    get_examples(&test, rIn, rOut, howmany, firstI, "getTestExamplesxRxR", where);
 }
 
 RT_WEAK void initIOareaxR(cp_io *area, cp_int maxreplicates, cp_int perReplicate)
 {
-    area_alloc(area, maxreplicates, perReplicate, "initIOareaxR");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    area_alloc(area, maxreplicates, perReplicate, "initIOareaxR", where);
 }
 
 /* Index of the largest of v[0 .. n-1] (the first one on ties). */
@@ -506,12 +512,13 @@ static int32_t argmax(const cp_real *v, int32_t n)
 RT_WEAK void countCorrectxR(cp_io *actual, cp_io *target, cp_int howmany,
                             cp_int *correct)
 {
-    require_loaded(&train, "countCorrectxR", "openDatafile");
+    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+    require_loaded(&train, "countCorrectxR", "openDatafile", where);
     int32_t per = train.nout;
     if (howmany < 0)
-        rt_error(RT_NOWHERE, "countCorrectxR: negative example count %d", (int)howmany);
-    check_capacity(actual, howmany, per, "countCorrectxR", "of the outputs");
-    check_capacity(target, howmany, per, "countCorrectxR", "of the targets");
+        rt_error(where, "countCorrectxR: negative example count %d", (int)howmany);
+    check_capacity(actual, howmany, per, "countCorrectxR", "of the outputs", where);
+    check_capacity(target, howmany, per, "countCorrectxR", "of the targets", where);
     const cp_real *a = actual->data, *t = target->data;
     /* One output: both on the same side of the middle of the target range. */
     double mid = (train.tmin + train.tmax) / 2;

@@ -226,6 +226,7 @@ typedef enum IrHelper {
     IRH_MEMCPY, IRH_MEMSET,
     IRH_STRCMP,
     IRH_DENSE_SUM,                            /* rt_dense_sum (cupit_rt.h) */
+    IRH_LIB_AT, IRH_LIB_DONE,                 /* (pos), (): around a standard I/O call */
     IRH__COUNT
 } IrHelper;
 

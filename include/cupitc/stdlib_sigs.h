@@ -23,6 +23,10 @@ const char *stdlib_decl(const StdSubr *s);
 /* NULL if the EXTERNAL declaration `sym` agrees with s; else what differs,
  * e.g. "parameter 1 is Real CONST, not Int CONST" (static storage). */
 const char *stdlib_mismatch(const StdSubr *s, const Symbol *sym);
+/* Whether sym is a standard I/O procedure that reports its argument errors
+ * at the position that rt_lib_at gives it (cupit_rt.h): generated code
+ * sets it around the call. */
+bool stdlib_reports_call_pos(const Symbol *sym);
 /* The standard subroutine name closest to name (a typo's correction), or
  * NULL when none is close. */
 const char *stdlib_closest(const char *name);

@@ -159,6 +159,9 @@ void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
 /* The arguments of a call of subr, after `prefix` (may be NULL). */
 void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out);
 IrExpr *lw_global_call(Lw *lw, const Symbol *f, PtrVec *args);
+/* The statement calling global procedure f (args); around a standard I/O
+ * procedure rt_lib_at/rt_lib_done give it the call's position (cupit_rt.h). */
+void lw_global_call_stmt(Lw *lw, const Symbol *f, PtrVec *args, Loc loc);
 IrExpr *lw_pos(Lw *lw, Loc loc);
 IrExpr *lw_chk(Lw *lw, const Type *t, Loc loc, IrExpr *v64); /* narrow a 64-bit value */
 IrExpr *lw_idx(Lw *lw, Loc loc, IrExpr *i, IrExpr *n, const char *what);

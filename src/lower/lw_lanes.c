@@ -1152,7 +1152,7 @@ static void lane_global_call(Lw *lw, Stmt *s)
     hoist_args(lw, &call->u.call.args);
     LaneLoop ll = lanes_begin(lw, false, s->loc);
     IrStmt *saved = open_if(lw, at(lw, cur_mask(lw)), s->loc);
-    lw_eval(lw, lw_global_call(lw, call->sym, &call->u.call.args), s->loc);
+    lw_global_call_stmt(lw, call->sym, &call->u.call.args, s->loc);
     lw_close(lw, saved);
     lanes_end(lw, &ll);
     (void)m;

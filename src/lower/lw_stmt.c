@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lw_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 static IrModule *M(Lw *lw)
 {
@@ -312,6 +313,20 @@ static void replicates_call(Lw *lw, Expr *call, Expr *obj, const Symbol *proc, P
     lw_close(lw, saved);
 }
 
+void lw_global_call_stmt(Lw *lw, const Symbol *f, PtrVec *args, Loc loc)
+{
+    IrModule *m = M(lw);
+    IrVar *saved = NULL;
+    if (stdlib_reports_call_pos(f))
+        saved = lw_decl(lw, "lib", ir_t_named(m, "rt_srcpos"),
+                        ir_helper(m, IRH_LIB_AT, ir_t_named(m, "rt_srcpos"),
+                                  IR_ARGS(lw_pos(lw, loc))),
+                        loc);
+    lw_eval(lw, lw_global_call(lw, f, args), loc);
+    if (saved)
+        lw_eval(lw, ir_helper(m, IRH_LIB_DONE, ir_t(m, IRT_VOID), IR_ARGS(ir_ref(m, saved))), loc);
+}
+
 /* A procedure call.  In the central agent of a program with lane blocks a
  * node X.g[i] passed as a VAR argument is copied into a plain record
  * before the call and back after it. */
@@ -387,7 +402,7 @@ static void call_stmt(Lw *lw, Expr *call)
                         call->loc);
         lw->arg_temps[i] = ir_addr(m, ir_ref(m, vt[i]));
     }
-    lw_eval(lw, lw_global_call(lw, f, args), call->loc);
+    lw_global_call_stmt(lw, f, args, call->loc);
     for (int i = 0; i < LW_MAX_ARG_TEMPS; i++) {
         if (!vt[i])
             continue;

@@ -292,12 +292,32 @@ static void zero_replicates(void *a)
     initIOareasxRxR(&in, &out, 0);
 }
 
+/* Generated code sets the call's position around a standard I/O call
+ * (rt_lib_at); a call inside an argument restores the outer one's. */
+static void zero_per_replicate_at_call(void *a)
+{
+    (void)a;
+    cp_io area = { 0 };
+    rt_srcpos outer = rt_lib_at((rt_srcpos){ "x.nn", 15 });
+    rt_srcpos inner = rt_lib_at((rt_srcpos){ "x.nn", 9 });
+    cp_io other = { 0 };
+    initIOareaxR(&other, 3, 1);
+    rt_lib_done(inner);
+    initIOareaxR(&area, 8, 0);
+    rt_lib_done(outer);
+}
+
 START_TEST(test_stdlib_io_area_errors)
 {
     bad_path = write_file("ok.data", three_examples);
     ck_assert_rt_error(io_before_open, NULL, "initIOareasxRxR called before openDatafile");
     ck_assert_rt_error(too_many_examples, NULL, "getExamplesxRxR: 3 examples do not fit the I/O area for the inputs (4 values)");
     ck_assert_rt_error(zero_replicates, NULL, "initIOareasxRxR: the replicate count must be at least 1, not 0");
+    ck_assert_rt_error(zero_per_replicate_at_call, NULL, "x.nn:15: run-time error: initIOareaxR: the values per replicate must be at least 1, not 0");
+    /* called from C without a position: the program name, as before */
+    child_result res;
+    run_child(zero_replicates, NULL, &res);
+    ck_assert_msg(strstr(res.err, ".nn:") == NULL, "a position in: %s", res.err);
 }
 END_TEST
 
