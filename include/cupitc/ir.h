@@ -227,6 +227,7 @@ typedef enum IrHelper {
     IRH_STRCMP,
     IRH_DENSE_SUM,                            /* rt_dense_sum (cupit_rt.h) */
     IRH_LIB_AT, IRH_LIB_DONE,                 /* (pos), (): around a standard I/O call */
+    IRH_STACK_CHECK,                          /* (pos): entry of a recursive subroutine */
     IRH__COUNT
 } IrHelper;
 

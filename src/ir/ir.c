@@ -44,6 +44,7 @@ static const struct {
     {"__builtin_strcmp", true},
     {"rt_dense_sum", false},
     {"rt_lib_at", false}, {"rt_lib_done", false},
+    {"rt_stack_check", false},
 };
 _Static_assert(sizeof ir_helpers / sizeof ir_helpers[0] == IRH__COUNT,
                "ir_helpers[] must have one row per IrHelper");

@@ -77,6 +77,7 @@ typedef struct Lw {
     PtrMap type_fns;    /* (Type*, NULL, IrFuncRole) -> IrFunc* */
     PtrMap helpers_by_name; /* extern name -> IrFunc* (EXTERNAL prototypes) */
     PtrVec may_topo;    /* Symbol*: object subroutines that may change topology */
+    PtrMap recursive;   /* (Symbol*, NULL, 0): subroutines that can call themselves */
     bool conn_deletion; /* some connection procedure deletes its ME */
     PtrVec merge_callees; /* Symbol*: object subroutines MERGE procedures call */
     /* cg_args: arguments replaced by temporaries (a copied-in node), or NULL */
@@ -128,6 +129,11 @@ IrStmt *lw_open(Lw *lw, Loc loc);
 void lw_close(Lw *lw, IrStmt *saved);
 /* A statement's children: fill `into` (a block) with fn. */
 IrStmt *lw_push(Lw *lw, IrStmt *into);
+
+/* ---- recursion.c ---- */
+void lw_find_recursion(Lw *lw);
+/* A recursive subroutine's function starts with a check of the stack. */
+void lw_stack_check(Lw *lw, const Symbol *s);
 
 /* ---- lw_types.c ---- */
 const IrType *lw_vt(Lw *lw, const Type *t);                 /* a CuPit value type */

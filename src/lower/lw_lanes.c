@@ -1489,6 +1489,7 @@ void lw_lane_body(Lw *lw, IrFunc *f)
         mf->is_const = true;
     }
     push_mask(lw, mf);
+    lw_stack_check(lw, s);
     lane_block(lw, s->decl->u.subr.body);
     lw->fn = NULL;
 }

@@ -616,6 +616,7 @@ static void plain_body(Lw *lw, IrFunc *f)
         fn.me_v = ir_param_named(f, "me");
     }
     f->self = fn.me_v;
+    lw_stack_check(lw, s);
     lw_block(lw, s->decl->u.subr.body);
     lw->fn = NULL;
 }
@@ -729,6 +730,7 @@ IrModule *lower_to_ir(Program *prog, LowerPlan *plan, const IrOptions *opts, Lw 
     }
     lw->m->random_in_parallel = random_in_parallel(lw);
     compute_may_topo(lw);
+    lw_find_recursion(lw);
     lw_merge_calls_collect(lw);
     lw_make_layouts(lw);
     globals(lw);
