@@ -62,6 +62,19 @@ int rt_parse_options(int argc, char **argv, bool *done);
 const char *rt_data_file(const char *name);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */
 const char *rt_param_value(const char *name);
+/* Records a file the program has read (device and inode), described as
+ * `what` ("data set \"Data\""); `data`: a data file rather than a network
+ * file. */
+void rt_note_input(const char *path, const char *what, bool data);
+/* Before `path` is written as `what` ("protocol file"): if it is one of
+ * the files read so far (only data files when `data_only`), or with
+ * `aliases` the file of any --data option, the program says so and ends
+ * with status 2, the same file being the same device and inode (also
+ * through a symbolic link). */
+void rt_check_output(const char *path, const char *what, bool aliases, bool data_only);
+/* The protocol file: --protocol FILE, or PROGRAM.protocol.tsv (built in
+ * buf); NULL for none (--no-protocol). */
+const char *rt_protocol_file(char *buf, size_t size);
 
 /* ---- run-time errors without a source position ------------------------- */
 

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 enum { RT_DEFAULT_SEED = 1 };
@@ -323,6 +324,69 @@ const char *rt_param_value(const char *name)
     return NULL;
 }
 
+/* ---- input files are never overwritten ------------------------------------ */
+
+enum { RT_MAX_INPUTS = 64 }; /* files remembered; later ones are not checked */
+static struct {
+    dev_t dev;
+    ino_t ino;
+    char path[256], what[64];
+    bool data;
+} inputs[RT_MAX_INPUTS];
+static int ninputs;
+
+void rt_note_input(const char *path, const char *what, bool data)
+{
+    struct stat st;
+    if (ninputs == RT_MAX_INPUTS || stat(path, &st) != 0)
+        return;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+            return;
+    inputs[ninputs].dev = st.st_dev;
+    inputs[ninputs].ino = st.st_ino;
+    snprintf(inputs[ninputs].path, sizeof inputs[ninputs].path, "%s", path);
+    snprintf(inputs[ninputs].what, sizeof inputs[ninputs].what, "%s", what);
+    inputs[ninputs].data = data;
+    ninputs++;
+}
+
+_Noreturn static void refuse_output(const char *path, const char *what, const char *input,
+                                    const char *input_what)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: the %s '%s' is the input file '%s' (%s); refusing to "
+            "overwrite it\n", rt_opt.program, what, path, input, input_what);
+    exit(RT_EXIT_USAGE);
+}
+
+void rt_check_output(const char *path, const char *what, bool aliases, bool data_only)
+{
+    struct stat out, st;
+    if (stat(path, &out) != 0)
+        return; /* not there yet: no input either */
+    for (int i = 0; i < ninputs; i++)
+        if ((inputs[i].data || !data_only) && inputs[i].dev == out.st_dev &&
+            inputs[i].ino == out.st_ino)
+            refuse_output(path, what, inputs[i].path, inputs[i].what);
+    for (int i = 0; aliases && i < rt_opt.naliases; i++)
+        if (stat(rt_opt.aliases[i].file, &st) == 0 && st.st_dev == out.st_dev &&
+            st.st_ino == out.st_ino) {
+            char desc[64];
+            snprintf(desc, sizeof desc, "--data %s", rt_opt.aliases[i].name);
+            refuse_output(path, what, rt_opt.aliases[i].file, desc);
+        }
+}
+
+const char *rt_protocol_file(char *buf, size_t size)
+{
+    if (rt_opt.protocol)
+        return *rt_opt.protocol ? rt_opt.protocol : NULL;
+    const char *base = strrchr(rt_opt.program, '/');
+    snprintf(buf, size, "%s.protocol.tsv", base ? base + 1 : rt_opt.program);
+    return buf;
+}
+
 void rt_init(int argc, char **argv, const char *program_name)
 {
     if (program_name)
@@ -333,6 +397,12 @@ void rt_init(int argc, char **argv, const char *program_name)
         fflush(stdout);
         exit(st);
     }
+    /* the protocol file against the --data files at once, before the
+       program writes anything; against the files read when it is opened */
+    char def[512];
+    const char *protocol = rt_protocol_file(def, sizeof def);
+    if (protocol)
+        rt_check_output(protocol, "protocol file", true, false);
     clock_gettime(CLOCK_MONOTONIC, &start_time);
     /* progress lines arrive when printed, also through a pipe */
     setvbuf(stdout, NULL, _IOLBF, 0);

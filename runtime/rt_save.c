@@ -243,6 +243,8 @@ RT_WEAK void saveNetworks(const char *file)
     for (int32_t i = 0; i < nregistered; i++)
         save_net(&b, registered[i], registered_names[i]);
     put_u(&b, fnv(b.p, b.len, FNV_BASIS), 8);
+    /* a data file read is never replaced; the network file loaded may be */
+    rt_check_output(path, "saveNetworks file", false, true);
     /* written beside the target and renamed: a failed save keeps the old file */
     size_t n = strlen(path);
     char *tmp = rt_alloc(RT_NOWHERE, n + 8);
@@ -340,6 +342,7 @@ RT_WEAK void loadNetworks(const char *file)
     fclose(f);
     if (failed)
         rt_error(RT_NOWHERE, "loadNetworks: cannot read '%s'", path);
+    rt_note_input(path, "loadNetworks file", false);
     if (b.len < sizeof SAVE_MAGIC || memcmp(b.p, SAVE_MAGIC, sizeof SAVE_MAGIC) != 0)
         bad_file(&b, "is not a file of saved networks");
     if (b.len < sizeof SAVE_MAGIC + 4 + 8 + 4 + 8)

@@ -285,6 +285,11 @@ static void dataset_load(dataset *ds, const char *name)
         rt_error(RT_NOWHERE, "cannot read data file '%s' (data set \"%s\"): %s",
                  path, name, strerror(errno));
     }
+    {
+        char what[64];
+        snprintf(what, sizeof what, "data set \"%.40s\"", name);
+        rt_note_input(path, what, true);
+    }
     if (!next_line(&r))
         rt_error((rt_srcpos){ path, r.line }, "empty data file (expected "
                  "'examples inputs outputs')");

@@ -71,12 +71,8 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
         /* the default file, PROGRAM.protocol.tsv in the current directory,
            is a convenience: if it cannot be written the run goes on */
         char def[512];
-        const char *path = rt_opt.protocol;
-        if (!path) {
-            const char *base = strrchr(rt_opt.program, '/');
-            snprintf(def, sizeof def, "%s.protocol.tsv", base ? base + 1 : rt_opt.program);
-            path = def;
-        }
+        const char *path = rt_protocol_file(def, sizeof def);
+        rt_check_output(path, "protocol file", true, false);
         protocol = fopen(path, "w");
         if (!protocol && rt_opt.protocol)
             rt_error(RT_NOWHERE, "cannot write the protocol file '%s': %s", path,

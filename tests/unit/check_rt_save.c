@@ -150,6 +150,45 @@ START_TEST(test_save_load_errors)
 }
 END_TEST
 
+/* saveNetworks never replaces a data file the program read (the network
+ * file it loaded it may) */
+static char data_path[300];
+
+static void save_over_data(void *a)
+{
+    (void)a;
+    cp_int ii, ri, io, ro, n;
+    openDatafile(data_path, &ii, &ri, &io, &ro, &n);
+    saveNetworks(data_path);
+}
+
+START_TEST(test_save_over_data_file)
+{
+    build();
+    snprintf(data_path, sizeof data_path, "/tmp/check_rt_save.%d.data", (int)getpid());
+    FILE *f = fopen(data_path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("1 1 1\n0.5\n1\n", f);
+    fclose(f);
+    child_result r;
+    run_child(save_over_data, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    char expect[1000];
+    snprintf(expect, sizeof expect, "the saveNetworks file '%s' is the input file '%s' (data "
+             "set \"%s\"); refusing to overwrite it\n", data_path, data_path, data_path);
+    ck_assert_msg(strstr(r.err, expect) != NULL, "stderr: %s", r.err);
+    f = fopen(data_path, "r");
+    char text[64] = "";
+    ck_assert_ptr_nonnull(fgets(text, sizeof text, f));
+    fclose(f);
+    ck_assert_str_eq(text, "1 1 1\n");
+    remove(data_path);
+    saveNetworks(path); /* the network file loaded may be saved again */
+    loadNetworks(path);
+    saveNetworks(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_save");
@@ -157,6 +196,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_save_load_roundtrip);
     tcase_add_test(tc, test_save_load_errors);
+    tcase_add_test(tc, test_save_over_data_file);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

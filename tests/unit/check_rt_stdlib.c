@@ -454,6 +454,72 @@ START_TEST(test_stdlib_protocol_and_max_epochs)
 }
 END_TEST
 
+/* An output file that is an input file is refused before it is written:
+ * the protocol file named as a --data file (also through a symbolic link)
+ * at the start, the default protocol file when it is a data file read. */
+static char data_file[600], proto_file[600];
+
+static void protocol_is_data(void *a)
+{
+    (void)a;
+    char *argv[] = { "trainer", "--data", data_file, "--protocol", proto_file, NULL };
+    rt_init(5, argv, "trainer");
+    printf("started\n");
+}
+
+static void default_protocol_is_data(void *a)
+{
+    (void)a;
+    char *argv[] = { "trainer", NULL };
+    ck_assert_int_eq(chdir(dir), 0);
+    unsetenv("CUPIT_PROTOCOL"); /* empty in make check: no protocol file */
+    rt_init(1, argv, "trainer");
+    cp_int ii, ri, io, ro, n;
+    openDatafile("trainer.protocol.tsv", &ii, &ri, &io, &ro, &n);
+    protocolError(1, 0.5f, 1);
+    printf("not reached\n");
+}
+
+static void check_data_kept(void)
+{
+    FILE *f = fopen(data_file, "r");
+    ck_assert_ptr_nonnull(f);
+    char text[128];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    ck_assert_str_eq(text, three_examples);
+}
+
+START_TEST(test_stdlib_output_is_input)
+{
+    snprintf(data_file, sizeof data_file, "%s", write_file("d.data", three_examples));
+    snprintf(proto_file, sizeof proto_file, "%s", data_file);
+    child_result r;
+    run_child(protocol_is_data, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    char expect[2000];
+    snprintf(expect, sizeof expect, "trainer: the protocol file '%s' is the input file '%s' "
+             "(--data Data); refusing to overwrite it\n", data_file, data_file);
+    ck_assert_str_eq(r.err, expect);
+    check_data_kept();
+    snprintf(proto_file, sizeof proto_file, "%s/link.tsv", dir);
+    ck_assert_int_eq(symlink(data_file, proto_file), 0);
+    run_child(protocol_is_data, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "link.tsv' is the input file"));
+    check_data_kept();
+    snprintf(data_file, sizeof data_file, "%s", write_file("trainer.protocol.tsv", three_examples));
+    run_child(default_protocol_is_data, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "trainer: the protocol file 'trainer.protocol.tsv' is the input "
+                     "file 'trainer.protocol.tsv' (data set \"trainer.protocol.tsv\"); refusing "
+                     "to overwrite it\n");
+    check_data_kept();
+}
+END_TEST
+
 /* ---- parameters -------------------------------------------------------------- */
 
 START_TEST(test_stdlib_params)
@@ -504,6 +570,7 @@ static Suite *stdlib_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_stdlib_print);
     tcase_add_test(tc, test_stdlib_protocol_and_max_epochs);
+    tcase_add_test(tc, test_stdlib_output_is_input);
     tcase_add_test(tc, test_stdlib_params);
     tcase_add_test(tc, test_stdlib_param_errors);
     suite_add_tcase(s, tc);
