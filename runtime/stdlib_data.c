@@ -227,19 +227,27 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
                          "output column%s (--csv-outputs)", (int)cols, (int)nout,
                          nout == 1 ? "" : "s");
             /* every field a number, checked here so that messages name CSV lines */
-            for (char *q = p; q < p + n;) {
-                char *end;
-                double x = strtod(q, &end);
-                char *stop = end;
-                while (stop < p + n && strchr(" \t\r", *stop))
-                    stop++;
-                if (end == q || (stop < p + n && *stop != ','))
+            char *q = p, *row_end = p + n;
+            for (int32_t k = 1; k <= fields; k++) {
+                char *fe = q; /* the field: from q to the next comma */
+                while (fe < row_end && *fe != ',')
+                    fe++;
+                char *a = q, *z = fe, *end;
+                while (a < z && strchr(" \t\r", *a))
+                    a++;
+                while (z > a && strchr(" \t\r", z[-1]))
+                    z--;
+                if (a == z)
+                    rt_error((rt_srcpos){ path, line }, "field %d of %d is empty%s", (int)k,
+                             (int)fields, k == fields && k > 1 ? " (the row ends in ',')" : "");
+                double x = strtod(a, &end);
+                if (end != z)
                     rt_error((rt_srcpos){ path, line }, "'%.*s' is not a number",
-                             (int)(strcspn(q, ",\n") < 20 ? strcspn(q, ",\n") : 20), q);
+                             (int)(z - a < 20 ? z - a : 20), a);
                 if (!isfinite(x) || !isfinite((double)(cp_real)x))
                     rt_error((rt_srcpos){ path, line }, "'%.*s' is not a finite number in the "
-                             "range of Real", (int)(end - q), q);
-                q = stop < p + n ? stop + 1 : stop;
+                             "range of Real", (int)(z - a), a);
+                q = fe + 1;
             }
             /* inputs on one line, outputs on the next */
             int32_t f = 0;
@@ -258,6 +266,9 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
         line++;
     }
     out[out_len] = 0;
+    if (rows == 0 && text[strspn(text, " \t\r\n")] == 0)
+        rt_error((rt_srcpos){ path, 1 }, "empty data file (expected rows of "
+                 "comma-separated numbers)");
     if (rows == 0)
         rt_error((rt_srcpos){ path, line - 1 }, "no rows of numbers in the CSV file");
     char head[40];

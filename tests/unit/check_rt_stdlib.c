@@ -232,6 +232,12 @@ START_TEST(test_stdlib_malformed_files)
         { "a,b,c\n1,2,3\n4,x5,6\n", "f.csv:3: run-time error: 'x5' is not a number" },
         { "7\n", "f.csv:1: run-time error: 1 columns leave no inputs beside 1 output column" },
         { "1,1e40\n", "f.csv:1: run-time error: '1e40' is not a finite number in the range of Real" },
+        { "a,b,y,\n-1,-1,-1,\n1,1,1,\n", "f.csv:2: run-time error: field 4 of 4 is empty (the row ends in ',')" },
+        { "1,2,3\n1,,3\n", "f.csv:2: run-time error: field 2 of 3 is empty\n" },
+        { "1, 2 ,3\n4,5 6,7\n", "f.csv:2: run-time error: '5 6' is not a number" },
+        { "", "f.csv:1: run-time error: empty data file" },
+        { "\n \n", "f.csv:1: run-time error: empty data file" },
+        { "a,b\n\n\n", "f.csv:3: run-time error: no rows of numbers in the CSV file" },
     };
     for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
         bad_path = write_file("f.csv", csv_cases[i].text);
