@@ -233,8 +233,43 @@ static int apply(const char *opt, const char *val, const char *origin)
     return 0;
 }
 
+/* OMP_NUM_THREADS, which libgomp reads too: a count 1...4096, or a list
+ * of such counts for nested levels (OpenMP), of which the first counts
+ * here.  libgomp only warns about a bad value and goes on; a program
+ * refuses it like its other settings. */
+static int omp_num_threads_env(void)
+{
+    const char *val = getenv("OMP_NUM_THREADS");
+    if (!val || !*val)
+        return 0;
+    int64_t v = 0;
+    for (const char *p = val;;) {
+        size_t n = strcspn(p, ",");
+        char item[32];
+        int64_t x;
+        if (n == 0 || n >= sizeof item)
+            return bad("OMP_NUM_THREADS: thread count must be an integer 1...4096 (or a "
+                       "comma-separated list of them), not '%s'", val);
+        memcpy(item, p, n);
+        item[n] = 0;
+        if (!parse_i64(item, 1, 4096, &x))
+            return bad("OMP_NUM_THREADS: thread count must be an integer 1...4096 (or a "
+                       "comma-separated list of them), not '%s'", val);
+        if (p == val)
+            v = x;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    if (!strchr(val, ','))
+        rt_opt.threads = (int)v;
+    return 0;
+}
+
 static int from_environment(void)
 {
+    if (omp_num_threads_env())
+        return RT_EXIT_USAGE;
     static const struct { const char *var, *opt; } env[] = {
         { "CUPIT_SEED", "seed" },           { "CUPIT_DATA", "data" },
         { "CUPIT_MAX_EPOCHS", "max-epochs" }, { "CUPIT_PROTOCOL", "protocol" },

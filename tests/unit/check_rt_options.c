@@ -156,6 +156,38 @@ START_TEST(test_options_bad_environment)
 }
 END_TEST
 
+/* OMP_NUM_THREADS is checked like the program's own settings: 1...4096,
+ * or a list of such counts (nested levels, OpenMP) */
+static void omp_env(void *a)
+{
+    setenv("OMP_NUM_THREADS", a, 1);
+    INIT("--seed", "1");
+    printf("threads %d", rt_threads());
+}
+
+START_TEST(test_options_omp_num_threads)
+{
+    static const char *bad_values[] = { "abc", "0", "100000", "4,x", "2,", "-1" };
+    child_result r;
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+        run_child(omp_env, (void *)bad_values[i], &r);
+        ck_assert_msg(r.status == 2, "status %d for '%s'", r.status, bad_values[i]);
+        char expect[200];
+        snprintf(expect, sizeof expect, "prog: OMP_NUM_THREADS: thread count must be an integer "
+                 "1...4096 (or a comma-separated list of them), not '%s'", bad_values[i]);
+        ck_assert_msg(strstr(r.err, expect) != NULL, "stderr: %s", r.err);
+        ck_assert_str_eq(r.out, "");
+    }
+    run_child(omp_env, "3", &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "threads 3");
+    run_child(omp_env, "4096", &r);
+    ck_assert_int_eq(r.status, 0);
+    run_child(omp_env, "2,1", &r);
+    ck_assert_int_eq(r.status, 0);
+}
+END_TEST
+
 static void unused_param(void *a)
 {
     (void)a;
@@ -238,6 +270,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_help);
     tcase_add_test(tc, test_options_errors);
     tcase_add_test(tc, test_options_bad_environment);
+    tcase_add_test(tc, test_options_omp_num_threads);
     tcase_add_test(tc, test_options_unused_param_warning);
     tcase_add_test(tc, test_options_set_globals);
     tcase_add_test(tc, test_options_set_errors);
