@@ -129,12 +129,16 @@ static char *slurp(const char *path, size_t *len_out)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    static const unsigned char bom[3] = { 0xef, 0xbb, 0xbf }; /* UTF-8 byte-order mark */
     size_t cap = 1 << 16, len = 0, got;
     char *buf = malloc(cap);
     int32_t line = 1, token = 0;
+    bool prev_cr = false;
     while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
         for (size_t i = len; i < len + got; i++) {
             unsigned char c = (unsigned char)buf[i];
+            if (i < 3 && c == bom[i] && memcmp(buf, bom, i) == 0)
+                continue; /* checked when the file is read */
             if (!format_char(c) && !(csv && (c == ',' || c == '_' || c == '"'))) {
                 free(buf);
                 fclose(f);
@@ -142,8 +146,10 @@ static char *slurp(const char *path, size_t *len_out)
                          ? "'%c' cannot be part of a data file (numbers and blanks only)"
                          : "byte 0x%02x cannot be part of a data file (not a text file?)", c);
             }
-            if (c == '\n')
+            /* a line ends in \n, \r\n or (old Mac OS) \r alone */
+            if ((c == '\n' && !prev_cr) || c == '\r')
                 line++;
+            prev_cr = c == '\r';
             token = strchr(csv ? " \t\r\n," : " \t\r\n", c) ? 0 : token + 1;
             if (token > RT_DATA_MAX_TOKEN) {
                 free(buf);
@@ -173,12 +179,23 @@ static char *slurp(const char *path, size_t *len_out)
     if (!buf)
         rt_out_of_memory(RT_NOWHERE, cap);
     buf[len] = 0;
-    *len_out = len;
     if (err) {
         free(buf);
         errno = err;
         return NULL;
     }
+    size_t skip = len >= 3 && memcmp(buf, bom, 3) == 0 ? 3 : 0;
+    if (!skip && len > 0 && (unsigned char)buf[0] == bom[0]) { /* a part of one */
+        free(buf);
+        rt_error((rt_srcpos){ path, 1 }, "byte 0x%02x cannot be part of a data file "
+                 "(not a text file?)", bom[0]);
+    }
+    memmove(buf, buf + skip, len - skip + 1);
+    len -= skip;
+    for (size_t i = 0; i < len; i++) /* lone \r line ends as \n */
+        if (buf[i] == '\r' && buf[i + 1] != '\n')
+            buf[i] = '\n';
+    *len_out = len;
     return buf;
 }
 

@@ -117,6 +117,39 @@ START_TEST(test_stdlib_open_and_round_robin)
 }
 END_TEST
 
+/* A UTF-8 byte-order mark is skipped; lines may end in \r alone (old
+ * Mac OS) as well as \n and \r\n. */
+START_TEST(test_stdlib_bom_and_cr_lines)
+{
+    static const char *texts[] = {
+        "\xef\xbb\xbf" "2 2 1\n0.5 -1\n1\n2 3\n0\n",
+        "2 2 1\r0.5 -1\r1\r\r2 3\r0\r",
+        "\xef\xbb\xbf" "2 2 1\r\n0.5 -1\r1\n2 3\r\n0",
+        "\xef\xbb\xbf" "x,y,t\r0.5,-1,1\r2,3,0\r",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *p = write_file(i == 3 ? "d.csv" : "d.data", texts[i]);
+        cp_int ii, ri, io, ro, n;
+        openDatafile(p, &ii, &ri, &io, &ro, &n);
+        ck_assert_int_eq(ri, 2);
+        ck_assert_int_eq(ro, 1);
+        ck_assert_int_eq(n, 2);
+        cp_io in = { 0 }, out = { 0 };
+        initIOareasxRxR(&in, &out, 2);
+        cp_int first = 0;
+        getExamplesxRxR(&in, &out, 2, &first);
+        cp_real *x = in.data, *t = out.data;
+        ck_assert_float_eq(x[0], 0.5f);
+        ck_assert_float_eq(x[1], -1);
+        ck_assert_float_eq(x[2], 2);
+        ck_assert_float_eq(x[3], 3);
+        ck_assert_float_eq(t[0], 1);
+        ck_assert_float_eq(t[1], 0);
+        rt_stdlib_release();
+    }
+}
+END_TEST
+
 /* A .csv file: comma-separated rows, an optional header row, the last
  * --csv-outputs columns (default 1) the targets; the same data as FANN. */
 START_TEST(test_stdlib_csv)
@@ -224,6 +257,10 @@ START_TEST(test_stdlib_malformed_files)
         { "1 1 1\n11111111111111111111111111111111111111111111111111111111111111111\n1\n", "f.data:2: run-time error: a token longer than the reader's limit of 64 characters (RT_DATA_MAX_TOKEN)" },
         { "2000000000 2 1\n1 2\n1\n", "f.data:1: run-time error: header: the example count 2000000000 is more than the reader's limit of 100000000 (RT_DATA_MAX_EXAMPLES)" },
         { "1 200000000 1\n1 2\n1\n", "f.data:1: run-time error: header: the input count 200000000 is more than the reader's limit of 100000000 (RT_DATA_MAX_VALUES)" },
+        { "\xef\xbb", "f.data:1: run-time error: byte 0xef cannot be part of a data file" },
+        { "\xef\xbb\xbf\xef\xbb\xbf" "1 1 1\n1\n1\n", "f.data:1: run-time error: byte 0xef cannot be part of a data file" },
+        { "1 2 1\r1 2\r\r1\r7\r", "f.data:5: run-time error: unexpected data after the 1 examples" },
+        { "1 2 1\r\n1 2\r\n\r\n1\r\n7\r\n", "f.data:5: run-time error: unexpected data after the 1 examples" },
         { "99999999 99999999 1\n1 2\n", "f.data:1: run-time error: header: 99999999 examples of 100000000 values do not fit a file of 24 bytes" },
     };
     static const struct { const char *text, *msg; } csv_cases[] = {
@@ -564,6 +601,7 @@ static Suite *stdlib_suite(void)
     tcase_add_test(tc, test_stdlib_open_and_round_robin);
     tcase_add_test(tc, test_stdlib_bias_column_and_alias);
     tcase_add_test(tc, test_stdlib_csv);
+    tcase_add_test(tc, test_stdlib_bom_and_cr_lines);
     tcase_add_test(tc, test_stdlib_reads_shared_xor);
     tcase_add_test(tc, test_stdlib_malformed_files);
     tcase_add_test(tc, test_stdlib_missing_data_names_option);
