@@ -510,11 +510,13 @@ RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
     rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
     require_loaded(&train, "openTestfile", "openDatafile", where);
     dataset_load(&test, name);
-    if (test.nin != train.nin || test.nout != train.nout)
+    if (test.nin != train.nin || test.nout != train.nout) {
+        int bias = rt_opt.bias ? 1 : 0; /* the files' own counts */
         rt_error(where, "test data '%s' have %d inputs and %d outputs, "
-                 "the training data '%s' %d and %d", test.path,
-                 (int)test.nin, (int)test.nout, train.path, (int)train.nin,
-                 (int)train.nout);
+                 "the training data '%s' %d and %d%s", test.path,
+                 (int)test.nin - bias, (int)test.nout, train.path, (int)train.nin - bias,
+                 (int)train.nout, bias ? " (not counting the --bias column)" : "");
+    }
     *examplesN = test.n;
 }
 

@@ -433,9 +433,25 @@ static void test_width_mismatch(void *a)
     openTestfile(write_file("b", "1 3 1\n1 2 3\n1\n"), &n);
 }
 
+/* with --bias the message gives the files' own counts */
+static void test_width_mismatch_bias(void *a)
+{
+    (void)a;
+    char *argv[] = { "prog", "--bias", NULL };
+    rt_init(2, argv, "prog");
+    cp_int ii, ri, io, ro, n;
+    openDatafile(write_file("a", "1 3 1\n1 2 3\n1\n"), &ii, &ri, &io, &ro, &n);
+    openTestfile(write_file("b", "1 2 1\n1 2\n1\n"), &n);
+}
+
 START_TEST(test_stdlib_test_set_mismatch)
 {
     ck_assert_rt_error(test_width_mismatch, NULL, "have 3 inputs and 1 outputs, the training data");
+    ck_assert_rt_error(test_width_mismatch, NULL, "' 2 and 1\n");
+    ck_assert_rt_error(test_width_mismatch_bias, NULL, "/b' have 2 inputs and 1 outputs, the "
+                       "training data '");
+    ck_assert_rt_error(test_width_mismatch_bias, NULL, "/a' 3 and 1 (not counting the --bias "
+                       "column)\n");
 }
 END_TEST
 
