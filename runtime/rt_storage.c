@@ -35,7 +35,8 @@ void rt_group_reserve(rt_net *net, int32_t g, int64_t need, rt_srcpos where)
     if (need <= old)
         return;
     if (need > INT32_MAX - 1)
-        rt_error(where, "group %s would have %lld nodes (more than an Int)",
+        rt_error(where, "group %s would have %lld nodes (the limit is 2147483646, "
+                 "MAXINT - 1)",
                  d->groups[g].name, (long long)need);
     int64_t grown = (int64_t)old * 2; /* doubling: amortised O(1) per node */
     if (grown > INT32_MAX - 1)
@@ -204,7 +205,7 @@ void rt_conn_list_init(rt_conn_list *list, int32_t ndst, int64_t n,
 {
     if (n > INT32_MAX)
         rt_error(where, "%s would create %lld connections in one bundle "
-                 "(more than an Int)", what, (long long)n);
+                 "(the limit is 2147483647, MAXINT)", what, (long long)n);
     list->ndst = ndst;
     list->n = (int32_t)n;
     list->dst_start = rt_alloc(where, ((size_t)ndst + 1) * sizeof(int32_t));

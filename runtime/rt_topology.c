@@ -79,7 +79,8 @@ static void replicate_nodes(rt_net *net, int32_t g, rt_srcpos where)
         total += req[i];
     if (total > INT32_MAX - 1)
         rt_error(where, "node REPLICATE would make group %s hold %lld nodes "
-                 "(more than an Int)", net->desc->groups[g].name, (long long)total);
+                 "(the limit is 2147483646, MAXINT - 1)", net->desc->groups[g].name,
+                 (long long)total);
     rt_group_map map = { old, (int32_t)total, NULL, NULL, NULL };
     map.first = rt_alloc(where, (size_t)old * sizeof(int32_t));
     map.ncopy = rt_alloc(where, (size_t)old * sizeof(int32_t));

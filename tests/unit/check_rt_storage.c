@@ -396,8 +396,12 @@ static void err_extend_memory(void *a)
     rt_extend(&net, IN, 1 << 20, (rt_srcpos){ "e.nn", 15 });
 }
 
+/* MAXINT - 1 nodes fit a group (the check comes before any allocation) */
+static void err_extend_beyond_limit(void *a) { (void)a; rt_extend(&net, IN, 1, HERE); rt_extend(&net, IN, INT32_MAX - 1, (rt_srcpos){ "e.nn", 16 }); }
+
 START_TEST(test_storage_runtime_errors)
 {
+    ck_assert_rt_error(err_extend_beyond_limit, NULL, "e.nn:16: run-time error: group in would have 2147483647 nodes (the limit is 2147483646, MAXINT - 1)\n");
     ck_assert_rt_error(err_extend_replicated, NULL, "e.nn:1: run-time error: EXTEND while the network net is replicated");
     ck_assert_rt_error(err_extend_negative, NULL, "e.nn:2: run-time error: EXTEND in BY -3 would make its size negative (-1)");
     ck_assert_rt_error(err_extend_array, NULL, "e.nn:3: run-time error: EXTEND of the node array arr");
