@@ -177,9 +177,13 @@ static int apply(const char *opt, const char *val, const char *origin)
 {
     int64_t v;
     if (strcmp(opt, "seed") == 0) {
-        if (!parse_i64(val, 0, INT64_MAX, &v))
-            return bad("%s: seed must be a non-negative integer, not '%s'", origin, val);
-        rt_opt.seed = (uint64_t)v;
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(val, &end, 10);
+        if (errno || end == val || *end || strchr(val, '-'))
+            return bad("%s: seed must be an integer 0...%" PRIu64 ", not '%s'", origin,
+                       UINT64_MAX, val);
+        rt_opt.seed = (uint64_t)u;
     } else if (strcmp(opt, "threads") == 0) {
         if (!parse_i64(val, 1, 4096, &v))
             return bad("%s: thread count must be an integer 1...4096, not '%s'", origin, val);
@@ -203,18 +207,20 @@ static int apply(const char *opt, const char *val, const char *origin)
         rt_opt.deterministic = !val || strcmp(val, "1") == 0;
     } else if (strcmp(opt, "report") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))
-            return bad("%s: report interval must be a positive integer, not '%s'", origin, val);
+            return bad("%s: report interval must be an integer 1...%d, not '%s'", origin,
+                       INT32_MAX, val);
         rt_opt.report_every = v;
     } else if (strcmp(opt, "csv-outputs") == 0) {
         if (!parse_i64(val, 1, 100000000, &v)) /* RT_DATA_MAX_VALUES */
-            return bad("%s: the number of output columns must be a positive integer, not '%s'",
-                       origin, val);
+            return bad("%s: the number of output columns must be an integer 1...100000000, "
+                       "not '%s'", origin, val);
         rt_opt.csv_outputs = v;
     } else if (strcmp(opt, "summary") == 0) {
         rt_opt.summary = true;
     } else if (strcmp(opt, "max-epochs") == 0) {
         if (!parse_i64(val, 1, INT32_MAX, &v))
-            return bad("%s: epoch count must be a positive integer, not '%s'", origin, val);
+            return bad("%s: epoch count must be an integer 1...%d, not '%s'", origin,
+                       INT32_MAX, val);
         rt_opt.max_epochs = v;
     } else if (strcmp(opt, "protocol") == 0) {
         rt_opt.protocol = val;

@@ -73,6 +73,15 @@ START_TEST(test_options_environment_and_precedence)
 }
 END_TEST
 
+START_TEST(test_options_seed_full_range)
+{
+    INIT("--seed", "18446744073709551615");
+    ck_assert_uint_eq(rt_opt.seed, UINT64_MAX);
+    INIT("--seed", "9223372036854775808");
+    ck_assert_uint_eq(rt_opt.seed, 9223372036854775808u);
+}
+END_TEST
+
 START_TEST(test_options_seed_reproducible)
 {
     INIT("--seed", "123");
@@ -122,13 +131,24 @@ START_TEST(test_options_errors)
     char *a2[] = { "prog", "--seed", NULL };
     expect_usage_error(a2, "option '--seed' needs a value");
     char *a3[] = { "prog", "--seed", "-4", NULL };
-    expect_usage_error(a3, "seed must be a non-negative integer, not '-4'");
+    expect_usage_error(a3, "seed must be an integer 0...18446744073709551615, not '-4'");
     char *a4[] = { "prog", "--threads", "0", NULL };
     expect_usage_error(a4, "thread count must be an integer 1...4096, not '0'");
     char *a5[] = { "prog", "data.txt", NULL };
     expect_usage_error(a5, "unexpected argument 'data.txt'");
     char *a6[] = { "prog", "--max-epochs=0", NULL };
-    expect_usage_error(a6, "epoch count must be a positive integer, not '0'");
+    expect_usage_error(a6, "epoch count must be an integer 1...2147483647, not '0'");
+    char *a11[] = { "prog", "--max-epochs", "2147483648", NULL };
+    expect_usage_error(a11, "epoch count must be an integer 1...2147483647, not '2147483648'");
+    char *a12[] = { "prog", "--seed", "18446744073709551616", NULL };
+    expect_usage_error(a12, "seed must be an integer 0...18446744073709551615, not "
+                       "'18446744073709551616'");
+    char *a13[] = { "prog", "--report", "99999999999", NULL };
+    expect_usage_error(a13, "report interval must be an integer 1...2147483647, not "
+                       "'99999999999'");
+    char *a14[] = { "prog", "--csv-outputs", "0", NULL };
+    expect_usage_error(a14, "the number of output columns must be an integer 1...100000000, "
+                       "not '0'");
     char *a7[] = { "prog", "--bias=high", NULL };
     expect_usage_error(a7, "bias must be a finite number, not 'high'");
     char *a8[] = { "prog", "--param", "hidden", NULL };
@@ -152,7 +172,7 @@ START_TEST(test_options_bad_environment)
     child_result r;
     run_child(bad_env, NULL, &r);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "CUPIT_SEED: seed must be a non-negative integer, not 'many'"));
+    ck_assert_ptr_nonnull(strstr(r.err, "CUPIT_SEED: seed must be an integer 0...18446744073709551615, not 'many'"));
 }
 END_TEST
 
@@ -271,6 +291,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_errors);
     tcase_add_test(tc, test_options_bad_environment);
     tcase_add_test(tc, test_options_omp_num_threads);
+    tcase_add_test(tc, test_options_seed_full_range);
     tcase_add_test(tc, test_options_unused_param_warning);
     tcase_add_test(tc, test_options_set_globals);
     tcase_add_test(tc, test_options_set_errors);
