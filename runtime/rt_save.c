@@ -339,9 +339,10 @@ RT_WEAK void loadNetworks(const char *file)
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
         put(&b, chunk, got);
     bool failed = ferror(f);
+    int err = errno; /* EISDIR for a directory */
     fclose(f);
     if (failed)
-        rt_error(RT_NOWHERE, "loadNetworks: cannot read '%s'", path);
+        rt_error(RT_NOWHERE, "loadNetworks: cannot read '%s': %s", path, strerror(err));
     rt_note_input(path, "loadNetworks file", false);
     if (b.len < sizeof SAVE_MAGIC || memcmp(b.p, SAVE_MAGIC, sizeof SAVE_MAGIC) != 0)
         bad_file(&b, "is not a file of saved networks");

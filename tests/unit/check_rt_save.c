@@ -140,9 +140,16 @@ static void save_replicated(void *arg)
     saveNetworks(path);
 }
 
+static void load_directory(void *a)
+{
+    (void)a;
+    loadNetworks("/tmp");
+}
+
 START_TEST(test_save_load_errors)
 {
     build();
+    ck_assert_rt_error(load_directory, NULL, "loadNetworks: cannot read '/tmp': Is a directory\n");
     saveNetworks(path);
     ck_assert_rt_error(load_into_other, NULL, "was saved by another program");
     ck_assert_rt_error(load_damaged, NULL, "checksum mismatch");
