@@ -340,9 +340,10 @@ static void dataset_load(dataset *ds, const char *name)
     ds->n = (int32_t)head[0];
     ds->nin = (int32_t)head[1] + bias;
     ds->nout = (int32_t)head[2];
-    if (ds->nin == 0 || ds->nout == 0)
+    if (head[1] == 0 || head[2] == 0) /* the file's own columns, --bias or not */
         rt_error((rt_srcpos){ path, r.line - 1 }, "header: a data set needs "
-                 "at least one input and one output");
+                 "at least one input and one output, not %d and %d%s", (int)head[1],
+                 (int)head[2], bias && head[1] == 0 ? " (the --bias column does not count)" : "");
     /* Every value takes at least one character: refuse impossible headers
      * before allocating for them. */
     if ((double)ds->n * (ds->nin - bias + ds->nout) > (double)len)

@@ -244,7 +244,8 @@ START_TEST(test_stdlib_malformed_files)
         { "2 2\n1 2\n1\n", "f.data:1: run-time error: header 'examples inputs outputs': expected 3 values, found 2" },
         { "0 2 1\n", "f.data:1: run-time error: header: the example count must be a positive integer, not 0" },
         { "2 1.5 1\n", "f.data:1: run-time error: header: the input count must be a non-negative integer" },
-        { "1 0 1\n\n1\n", "f.data:1: run-time error: header: a data set needs at least one input" },
+        { "1 0 1\n\n1\n", "f.data:1: run-time error: header: a data set needs at least one input and one output, not 0 and 1\n" },
+        { "1 2 0\n1 2\n\n", "f.data:1: run-time error: header: a data set needs at least one input and one output, not 2 and 0\n" },
         { "2 2 1\n1 2\n1\n1 2 3\n0\n", "f.data:4: run-time error: inputs of example 2: expected 2 values, found 3" },
         { "1 2 1\n1 x\n1\n", "f.data:2: run-time error: inputs of example 1: 'x' is not a number" },
         { "1 2 1\n1 2\n1 0\n", "f.data:3: run-time error: targets of example 1: expected 1 values, found 2" },
@@ -433,6 +434,24 @@ static void test_width_mismatch(void *a)
     openTestfile(write_file("b", "1 3 1\n1 2 3\n1\n"), &n);
 }
 
+/* a file without inputs is refused with --bias as without it */
+static void zero_inputs_bias(void *a)
+{
+    (void)a;
+    char *argv[] = { "prog", "--bias", NULL };
+    rt_init(2, argv, "prog");
+    cp_int ii, ri, io, ro, n;
+    openDatafile(write_file("z.data", "2 0 1\n\n1\n\n-1\n"), &ii, &ri, &io, &ro, &n);
+}
+
+START_TEST(test_stdlib_zero_inputs_with_bias)
+{
+    ck_assert_rt_error(zero_inputs_bias, NULL, "z.data:1: run-time error: header: a data set "
+                       "needs at least one input and one output, not 0 and 1 (the --bias "
+                       "column does not count)\n");
+}
+END_TEST
+
 /* with --bias the message gives the files' own counts */
 static void test_width_mismatch_bias(void *a)
 {
@@ -617,6 +636,7 @@ static Suite *stdlib_suite(void)
     tcase_add_test(tc, test_stdlib_open_and_round_robin);
     tcase_add_test(tc, test_stdlib_bias_column_and_alias);
     tcase_add_test(tc, test_stdlib_csv);
+    tcase_add_test(tc, test_stdlib_zero_inputs_with_bias);
     tcase_add_test(tc, test_stdlib_bom_and_cr_lines);
     tcase_add_test(tc, test_stdlib_reads_shared_xor);
     tcase_add_test(tc, test_stdlib_malformed_files);
