@@ -419,6 +419,23 @@ void rt_check_output(const char *path, const char *what, bool aliases, bool data
         }
 }
 
+/* Flushes stdout; false, after a message, if some output was lost.  The
+ * reason is known only when this flush fails (an earlier failed write of
+ * a line-buffered stdout leaves only the error flag). */
+static bool stdout_written(void)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0, err = errno;
+    if (!failed && !ferror(stdout))
+        return true;
+    if (failed && err)
+        fprintf(stderr, "%s: error writing standard output: %s\n", rt_opt.program,
+                strerror(err));
+    else
+        fprintf(stderr, "%s: error writing standard output\n", rt_opt.program);
+    return false;
+}
+
 const char *rt_protocol_file(char *buf, size_t size)
 {
     if (rt_opt.protocol)
@@ -435,7 +452,9 @@ void rt_init(int argc, char **argv, const char *program_name)
     bool done;
     int st = rt_parse_options(argc, argv, &done);
     if (done) {
-        fflush(stdout);
+        /* --help into a full disk or a closed pipe is no success */
+        if (!stdout_written() && st == RT_EXIT_OK)
+            st = 1;
         exit(st);
     }
     /* the protocol file against the --data files at once, before the
@@ -486,9 +505,7 @@ int rt_finish(void)
                     rt_opt.aliases[i].file, rt_opt.aliases[i].name);
     rt_stdlib_release();
     rt_random_release();
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: error writing standard output\n", rt_opt.program);
+    if (!stdout_written())
         return 1;
-    }
     return RT_EXIT_OK;
 }

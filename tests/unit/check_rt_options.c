@@ -93,6 +93,13 @@ END_TEST
 
 static void run_help(void *a) { (void)a; INIT("--help"); }
 
+static void run_help_full(void *a)
+{
+    (void)a;
+    ck_assert_ptr_nonnull(freopen("/dev/full", "w", stdout));
+    INIT("--help");
+}
+
 START_TEST(test_options_help)
 {
     child_result r;
@@ -100,6 +107,10 @@ START_TEST(test_options_help)
     ck_assert_int_eq(r.status, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: prog [options]"));
     ck_assert_ptr_nonnull(strstr(r.out, "--max-epochs N"));
+    /* the text lost: status 1 and a message, as at the end of a run */
+    run_child(run_help_full, NULL, &r);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err, "prog: error writing standard output: No space left on device\n");
 }
 END_TEST
 
