@@ -76,7 +76,8 @@ static void usage(FILE *out)
           "\n"
           "options:\n"
           "  -o FILE            write the output to FILE (default a.out, FILE.c with -S,\n"
-          "                     FILE.o with -c)\n"
+          "                     FILE.o with -c); -o - writes the C (-S) or the object\n"
+          "                     file (-c) to standard output\n"
           "  -S, --emit-c       write the generated C and stop\n"
           "  -c                 stop at the object file\n"
           "  -fsyntax-only      check the program, produce no output\n"
@@ -151,6 +152,12 @@ static void add_extra(Options *o, const char *a)
     }
     v[o->nextra++] = a;
     o->extra = v;
+}
+
+/* -o -: the output goes to standard output (-S and -c). */
+static bool to_stdout(const Options *o)
+{
+    return o->output && strcmp(o->output, "-") == 0;
 }
 
 /* Returns -1 to go on, or an exit status. */
@@ -268,6 +275,13 @@ static int parse_args(int argc, char **argv, Options *o)
     }
     if (!o->input && !(o->stop == STOP_LINK && has_link_inputs(o))) {
         fprintf(stderr, "cupitc: error: no input file (see --help)\n");
+        return EXIT_USAGE;
+    }
+    if (to_stdout(o) && o->stop == STOP_LINK && !o->dump_ast && !o->dump_parse && !o->dump_ir &&
+        !o->dump_passes) {
+        fprintf(stderr, "cupitc: error: '-o -' writes to standard output, which takes C (-S) or "
+                        "an object file (-c), not an executable; name a file ('-o ./-' for a "
+                        "file named '-')\n");
         return EXIT_USAGE;
     }
     return -1;
@@ -440,6 +454,18 @@ static int generate_c(Pipeline *pl, const char *c_path, const char *shown_path)
 static int generate(const Options *opt, Program *prog, Pipeline *pl, const char *argv0)
 {
     int status = 0;
+    if (opt->stop == STOP_C && to_stdout(opt)) {
+        /* written whole to a temporary file first: nothing reaches standard
+           output from a failed generation */
+        char *tmp = out_temp(NULL, ".c");
+        if (!tmp)
+            return EXIT_INPUT_ERROR;
+        status = generate_c(pl, tmp, tmp);
+        if (status == 0 && !out_copy_to_stdout(tmp))
+            status = EXIT_INPUT_ERROR;
+        out_discard(tmp);
+        return status;
+    }
     if (opt->stop == STOP_C) {
         char *out = opt->output ? NULL : derived_name(opt->input, ".c");
         const char *path = opt->output ? opt->output : out;
@@ -474,7 +500,8 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
                                 : (opt->stop == STOP_OBJECT ? derived_name(opt->input, ".o")
                                                             : strdup("a.out"));
     const char *path = opt->output ? opt->output : def_out;
-    char *tmp_out = out_temp(path, NULL);
+    bool std_out = to_stdout(opt); /* -c -o -: copied to standard output */
+    char *tmp_out = std_out ? out_temp(NULL, ".o") : out_temp(path, NULL);
     if (!tmp_out || (opt->stop == STOP_LINK && !obj_file)) {
         status = EXIT_INPUT_ERROR;
     } else {
@@ -482,7 +509,7 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
             .c_file = c_file,
             .obj_file = obj_file,
             .output = tmp_out,
-            .final_output = path,
+            .final_output = std_out ? "standard output" : path,
             .source_name = opt->input,
             .stage = opt->stop == STOP_OBJECT ? STAGE_OBJECT : STAGE_LINK,
             .opt_level = opt->opt_level,
@@ -498,6 +525,9 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
         if (!tr.ok) {
             report_undefined(prog, &tr);
             status = EXIT_INPUT_ERROR;
+        } else if (std_out) {
+            if (!out_copy_to_stdout(tmp_out))
+                status = EXIT_INPUT_ERROR;
         } else if (!out_commit(tmp_out, path))
             status = EXIT_INPUT_ERROR;
         else
@@ -517,7 +547,7 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
 static bool output_ok(const Options *opt)
 {
     if (opt->stop == STOP_SYNTAX || opt->dump_ast || opt->dump_parse || opt->dump_ir ||
-        opt->dump_passes)
+        opt->dump_passes || to_stdout(opt))
         return true;
     char *def = opt->output ? NULL
                             : derived_name(opt->input, opt->stop == STOP_C ? ".c"

@@ -237,3 +237,32 @@ bool out_same_files(const char *a, const char *b)
         fclose(fb);
     return same;
 }
+
+bool out_copy_to_stdout(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fprintf(stderr, "cupitc: error: cannot read the temporary file '%s': %s\n", path,
+                strerror(errno));
+        return false;
+    }
+    char buf[64 * 1024];
+    size_t n;
+    bool ok = true;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, stdout) == n;
+    int err = errno;
+    if (ok && fflush(stdout) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok)
+        fprintf(stderr, "cupitc: error: cannot write to standard output: %s\n", strerror(err));
+    else if (ferror(in)) {
+        fprintf(stderr, "cupitc: error: cannot read the temporary file '%s': %s\n", path,
+                strerror(errno));
+        ok = false;
+    }
+    fclose(in);
+    return ok;
+}

@@ -65,6 +65,13 @@ check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q 
 check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' | grep -q '^120 5'"
 check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
 check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
+# -o - is standard output for -S and -c (no file named '-'); an executable is refused
+check stdout-c sh -c "cd '$out' && rm -f ./- && '$ROOT/$CUPITC' -S '$ROOT/$prog' -o - >stdout.c && [ ! -e ./- ] && '$ROOT/$CUPITC' -S '$ROOT/$prog' -o file.c && cmp stdout.c file.c"
+check stdout-object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' -o - >stdout.o && [ ! -e ./- ] && '$ROOT/$CUPITC' stdout.o -o stdout-linked && ./stdout-linked | grep -q '^120 5'"
+check stdout-exe-refused sh -c "cd '$out' && ! '$ROOT/$CUPITC' '$ROOT/$prog' -o - >/dev/null 2>err && [ ! -e ./- ] && grep -q 'not an executable' err"
+if [ -c /dev/full ]; then
+    check stdout-c-full sh -c "! '$CUPITC' -S '$prog' -o - >/dev/full 2>'$out/err' && grep -q 'cannot write to standard output' '$out/err'"
+fi
 
 # --max-epochs and Ctrl-C end the training of a program that asks
 # trainingDone () and let it finish (a program that never asks ends)

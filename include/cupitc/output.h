@@ -35,6 +35,10 @@ void out_discard(char *temp);
  * that would not change is left alone). */
 bool out_same_files(const char *a, const char *b);
 
+/* Copies the file at path to standard output (-o -) and flushes it; false
+ * with a message printed when it cannot be read or written. */
+bool out_copy_to_stdout(const char *path);
+
 /* Installs handlers for the signals that end a process (SIGINT, SIGTERM,
  * SIGHUP, SIGPIPE, ...) that remove the registered temporary files before
  * the signal ends cupitc. */
