@@ -2,7 +2,9 @@
 #include "cupitc/toolchain.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,13 +108,34 @@ static void print_command(FILE *out, const ArgList *a)
     fputc('\n', out);
 }
 
+/* How a run of the C compiler ended. */
+typedef struct RunResult {
+    enum {
+        RUN_OK,         /* exit status 0 */
+        RUN_NOT_RUN,    /* it could not be started (fork or exec failed): err */
+        RUN_SIGNALED,   /* ended by signal `code` */
+        RUN_FAILED,     /* exit status `code` */
+    } how;
+    int code, err;
+} RunResult;
+
 /* Runs the command; its stderr is passed through and, when `keep` is set,
- * also kept there (up to a bound, for the undefined references). */
-static bool run(const ArgList *a, char **keep)
+ * also kept there (up to a bound, for the undefined references and for
+ * telling a crash of the C compiler from an error it reports). */
+static RunResult run(const ArgList *a, char **keep)
 {
+    RunResult r = {RUN_OK, 0, 0};
     int fds[2] = {-1, -1};
+    int exec_fds[2] = {-1, -1}; /* the child's errno when exec fails */
     if (keep && pipe(fds) != 0)
         keep = NULL;
+    if (pipe(exec_fds) == 0) {
+        fcntl(exec_fds[0], F_SETFD, FD_CLOEXEC);
+        fcntl(exec_fds[1], F_SETFD, FD_CLOEXEC);
+    } else {
+        exec_fds[0] = exec_fds[1] = -1;
+    }
+    fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
         if (keep) {
@@ -121,17 +144,26 @@ static bool run(const ArgList *a, char **keep)
             close(fds[1]);
         }
         execvp(a->v[0], (char *const *)a->v);
-        fprintf(stderr, "cupitc: error: cannot run the C compiler '%s': %s\n", a->v[0],
-                strerror(errno));
+        int e = errno;
+        if (exec_fds[1] < 0 || write(exec_fds[1], &e, sizeof e) != (ssize_t)sizeof e)
+            fprintf(stderr, "cupitc: error: cannot run the C compiler '%s': %s\n", a->v[0],
+                    strerror(e));
         _exit(127);
     }
+    if (exec_fds[1] >= 0)
+        close(exec_fds[1]);
     if (pid < 0) {
-        fprintf(stderr, "cupitc: error: cannot start the C compiler: %s\n", strerror(errno));
+        r.how = RUN_NOT_RUN;
+        r.err = errno;
         if (keep) {
             close(fds[0]);
             close(fds[1]);
         }
-        return false;
+        if (exec_fds[0] >= 0)
+            close(exec_fds[0]);
+        if (keep)
+            *keep = NULL;
+        return r;
     }
     if (keep) {
         enum { KEEP_MAX = 1 << 20 };
@@ -157,10 +189,78 @@ static bool run(const ArgList *a, char **keep)
             buf[len] = '\0';
         *keep = buf;
     }
+    int exec_err = 0;
+    if (exec_fds[0] >= 0) {
+        ssize_t n;
+        while ((n = read(exec_fds[0], &exec_err, sizeof exec_err)) < 0 && errno == EINTR)
+            ;
+        if (n != (ssize_t)sizeof exec_err)
+            exec_err = 0;
+        close(exec_fds[0]);
+    }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exec_err) {
+        r.how = RUN_NOT_RUN;
+        r.err = exec_err;
+    } else if (WIFSIGNALED(status)) {
+        r.how = RUN_SIGNALED;
+        r.code = WTERMSIG(status);
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        r.how = RUN_FAILED;
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    return r;
+}
+
+/* The line of the C compiler's messages that says it crashed or ran out
+ * of a resource (not an error in the code it was given), or NULL. */
+static char *outside_failure(const char *text)
+{
+    static const char *const keys[] = {
+        "internal compiler error",     /* gcc: a bug of gcc, or a crash of cc1 */
+        "signal terminated program",   /* gcc: cc1 or as killed (e.g. out of memory) */
+        "PLEASE submit a bug report",  /* clang crashed */
+        "failed due to signal",        /* clang */
+        "out of memory", "virtual memory exhausted", "Cannot allocate memory",
+        "No space left on device", "Disk quota exceeded", "File too large",
+        "cannot execute",              /* gcc: cc1, as or ld missing */
+    };
+    if (!text)
+        return NULL;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *p = strstr(text, keys[k]);
+        if (!p)
+            continue;
+        const char *b = p, *e = strchr(p, '\n');
+        while (b > text && b[-1] != '\n')
+            b--;
+        if (!e)
+            e = p + strlen(p);
+        size_t n = (size_t)(e - b) > 300 ? 300 : (size_t)(e - b);
+        char *line = malloc(n + 1);
+        if (line) {
+            memcpy(line, b, n);
+            line[n] = '\0';
+        }
+        return line;
+    }
+    return NULL;
+}
+
+/* Reports a run of the C compiler that failed for a reason outside the
+ * code it was given: it could not be run, or a signal ended it. */
+static void report_not_run(const char *cc_env, const char *prog, RunResult r)
+{
+    if (r.how == RUN_NOT_RUN)
+        fprintf(stderr, "cupitc: error: cannot run the C compiler '%s'%s%s%s: %s\n", prog,
+                cc_env ? " (from $CC='" : "", cc_env ? cc_env : "", cc_env ? "')" : "",
+                strerror(r.err));
+    else
+        fprintf(stderr, "cupitc: error: the C compiler '%s' was ended by signal %d (%s): it "
+                        "crashed or was stopped, which is no error of the program\n",
+                prog, r.code, strsignal(r.code));
 }
 
 /* The names of GNU ld's "undefined reference to `NAME'" lines. */
@@ -209,9 +309,51 @@ static void common_flags(ArgList *a, const ToolOptions *o, const char *inc_flag)
     arg(a, inc_flag);
 }
 
-/* 1. The generated C alone: a failure here is cupitc's, unless the
- * user's C options caused it. */
-static bool compile_generated(const ToolOptions *o, const char *cc, const char *inc_flag,
+/* The C compiler: $CC split at blanks into a program and its arguments, as
+ * make runs it (CC="gcc -m64", CC="ccache cc"; no quoting), default "cc". */
+typedef struct Cc {
+    const char *env; /* $CC as given, NULL when unset or empty */
+    char *copy;      /* the words, NUL-separated */
+    ArgList words;
+} Cc;
+
+static void cc_init(Cc *c)
+{
+    const char *env = getenv("CC");
+    c->env = NULL;
+    c->copy = NULL;
+    c->words = (ArgList){0};
+    if (env) {
+        c->copy = strdup(env);
+        if (!c->copy) {
+            fputs("cupitc: fatal error: out of memory\n", stderr);
+            exit(3);
+        }
+        for (char *w = strtok(c->copy, " \t\n"); w; w = strtok(NULL, " \t\n"))
+            arg(&c->words, w);
+    }
+    if (c->words.n > 0)
+        c->env = env;
+    else
+        arg(&c->words, "cc");
+}
+
+static void cc_free(Cc *c)
+{
+    free(c->copy);
+    free(c->words.v);
+}
+
+static void cc_args(ArgList *a, const Cc *c)
+{
+    for (int i = 0; i < c->words.n; i++)
+        arg(a, c->words.v[i]);
+}
+
+/* 1. The generated C alone: an error the C compiler reports here is
+ * cupitc's, unless the user's C options caused it; a crash of the C
+ * compiler or a lack of resources is neither. */
+static bool compile_generated(const ToolOptions *o, const Cc *cc, const char *inc_flag,
                               ToolResult *r)
 {
     bool user_flags = false;
@@ -219,7 +361,7 @@ static bool compile_generated(const ToolOptions *o, const char *cc, const char *
         if (o->extra[i][0] == '-' && !is_lib_flag(o->extra[i]))
             user_flags = true;
     ArgList a = {0};
-    arg(&a, cc);
+    cc_args(&a, cc);
     common_flags(&a, o, inc_flag);
     arg(&a, "-c");
     arg(&a, "-o");
@@ -230,29 +372,52 @@ static bool compile_generated(const ToolOptions *o, const char *cc, const char *
             arg(&a, o->extra[i]);
     if (o->verbose)
         print_command(stderr, &a);
-    bool ok = run(&a, NULL);
+    char *messages = NULL;
+    RunResult rr = run(&a, &messages);
+    bool ok = rr.how == RUN_OK;
     if (!ok) {
         r->failed = TOOL_FAILED_COMPILE;
-        if (user_flags)
+        char *outside = rr.how == RUN_FAILED ? outside_failure(messages) : NULL;
+        if (rr.how == RUN_NOT_RUN) {
+            report_not_run(cc->env, a.v[0], rr);
+            free(messages);
+            free(a.v);
+            return false;
+        } else if (rr.how == RUN_SIGNALED) {
+            report_not_run(cc->env, a.v[0], rr);
+            fputs("  command was:\n  ", stderr);
+        } else if (outside) {
+            fprintf(stderr, "cupitc: error: the C compiler crashed or ran out of resources on "
+                    "the C generated for '%s' (it said: %s); that is no error of the program "
+                    "(a lower -O or a smaller program may get through). Command was:\n  ",
+                    o->source_name, outside);
+        } else if (user_flags) {
             fputs("cupitc: error: the C compiler failed on the generated code with the C "
                   "options given (-Xcc); command was:\n  ", stderr);
-        else
+        } else if (!messages || !strstr(messages, "error")) {
+            fprintf(stderr, "cupitc: error: the C compiler '%s' failed (exit status %d) "
+                    "without reporting an error in the C generated for '%s'; command was:\n  ",
+                    a.v[0], rr.code, o->source_name);
+        } else {
             fprintf(stderr, "cupitc: internal error: the C compiler failed on the code "
                     "generated for '%s'. This is a bug of cupitc: please report it with the "
                     "program. Command was:\n  ", o->source_name);
+        }
         print_command(stderr, &a);
+        free(outside);
     }
+    free(messages);
     free(a.v);
     return ok;
 }
 
 /* 2. Linking with the user's files and the runtime: a failure is a missing
  * definition or library, the user's to fix. */
-static bool link_program(const ToolOptions *o, const char *cc, const char *inc_flag,
+static bool link_program(const ToolOptions *o, const Cc *cc, const char *inc_flag,
                          const char *lib_file, ToolResult *r)
 {
     ArgList l = {0};
-    arg(&l, cc);
+    cc_args(&l, cc);
     common_flags(&l, o, inc_flag);
     arg(&l, "-o");
     arg(&l, o->output);
@@ -265,14 +430,19 @@ static bool link_program(const ToolOptions *o, const char *cc, const char *inc_f
     if (o->verbose)
         print_command(stderr, &l);
     char *messages = NULL;
-    bool ok = run(&l, &messages);
+    RunResult rr = run(&l, &messages);
+    bool ok = rr.how == RUN_OK;
     if (!ok) {
         r->failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
-        undefined_refs(messages, r);
-        fprintf(stderr, "cupitc: error: %s '%s' failed; command was:\n  ",
-                o->user_files ? "compiling and linking" : "linking",
-                o->final_output ? o->final_output : o->output);
-        print_command(stderr, &l);
+        if (rr.how != RUN_FAILED)
+            report_not_run(cc->env, l.v[0], rr);
+        if (rr.how != RUN_NOT_RUN) {
+            undefined_refs(messages, r);
+            fprintf(stderr, "cupitc: error: %s '%s' failed; command was:\n  ",
+                    o->user_files ? "compiling and linking" : "linking",
+                    o->final_output ? o->final_output : o->output);
+            print_command(stderr, &l);
+        }
     }
     free(messages);
     free(l.v);
@@ -282,9 +452,8 @@ static bool link_program(const ToolOptions *o, const char *cc, const char *inc_f
 ToolResult tool_compile(const ToolOptions *o, const char *lib_dir, const char *inc_dir)
 {
     ToolResult r = {.ok = false};
-    const char *cc = getenv("CC");
-    if (!cc || !*cc)
-        cc = "cc";
+    Cc cc;
+    cc_init(&cc);
     char *inc_flag = malloc(strlen(inc_dir) + 3);
     char *lib_file = join(lib_dir, o->openmp ? "libcupitrt.a" : "libcupitrt-serial.a");
     if (!inc_flag) {
@@ -293,11 +462,12 @@ ToolResult tool_compile(const ToolOptions *o, const char *lib_dir, const char *i
     }
     sprintf(inc_flag, "-I%s", inc_dir);
     /* no generated C: only link (objects of cupitc -c, C files, libraries) */
-    bool compiled = !o->c_file || compile_generated(o, cc, inc_flag, &r);
+    bool compiled = !o->c_file || compile_generated(o, &cc, inc_flag, &r);
     if (compiled)
-        r.ok = o->stage == STAGE_OBJECT || link_program(o, cc, inc_flag, lib_file, &r);
+        r.ok = o->stage == STAGE_OBJECT || link_program(o, &cc, inc_flag, lib_file, &r);
     free(inc_flag);
     free(lib_file);
+    cc_free(&cc);
     return r;
 }
 

@@ -135,9 +135,22 @@ line_buffered() {
 }
 check line-buffered line_buffered
 
-# a failing C compiler is reported with the command, exit status 1
-check cc-failure sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
-check cc-failure-status status_is 1 env CC=false "$CUPITC" "$prog" -o "$out/x"
+# a C compiler that rejects the generated C: a bug of cupitc, with the
+# command, exit status 1
+printf '#!/bin/sh\necho "gen.c:1:1: error: expected declaration" >&2\nexit 1\n' >"$out/reject-cc"
+printf '#!/bin/sh\necho "cc: internal compiler error: Segmentation fault signal terminated program cc1" >&2\nexit 4\n' >"$out/ice-cc"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$out/segv-cc"
+chmod +x "$out/reject-cc" "$out/ice-cc" "$out/segv-cc"
+check cc-failure sh -c "CC='$out/reject-cc' '$CUPITC' '$prog' -o '$out/x' 2>&1 | grep -q 'internal error: the C compiler failed on the code generated for .*please report it'"
+check cc-failure-status status_is 1 env CC="$out/reject-cc" "$CUPITC" "$prog" -o "$out/x"
+# the C compiler not there, crashing, or failing without a word: its
+# failure, said so, never "a bug of cupitc"
+check cc-missing sh -c "CC=no-such-cc-here '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q \"cannot run the C compiler 'no-such-cc-here' (from .CC='no-such-cc-here'): No such file\" '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+check cc-ice sh -c "CC='$out/ice-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'C compiler crashed or ran out of resources .*internal compiler error' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+check cc-signal sh -c "CC='$out/segv-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'was ended by signal 11' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+check cc-silent sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q \"C compiler 'false' failed (exit status 1) without reporting an error\" '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+# $CC is split at blanks into a command and its arguments, as make runs it
+check cc-with-arguments sh -c "CC='cc -DCUPITC_TEST_CC=1' '$CUPITC' -v '$prog' -o '$out/ccargs' 2>'$out/err' && grep -q '^cc -DCUPITC_TEST_CC=1 ' '$out/err' && '$out/ccargs' | grep -q '^120 5'"
 # errors in user C files are the user's, not internal errors
 printf 'int broken(void) { return }\n' >"$out/broken.c"
 check user-c-failure sh -c "'$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q \"error: compiling and linking '$out/y' failed\" && ! '$CUPITC' '$prog' '$out/broken.c' -o '$out/y' 2>&1 | grep -q 'internal error'"

@@ -47,11 +47,14 @@ typedef struct ToolResult {
     int nundefined;
 } ToolResult;
 
-/* Runs $CC (default "cc") twice: on the generated C alone (-c), then, for
- * an executable, to link it with the user's files and the runtime.  A
- * failure prints what failed with the command: an internal error for
- * generated C that does not compile (unless -Xcc options were given), an
- * error for a link that fails. */
+/* Runs $CC (default "cc"; split at blanks into a command and its arguments,
+ * as make does) twice: on the generated C alone (-c), then, for an
+ * executable, to link it with the user's files and the runtime.  A failure
+ * prints what failed with the command: an internal error for generated C
+ * the C compiler reports errors in (unless -Xcc options were given), an
+ * error for a link that fails, and plain errors for a C compiler that
+ * cannot be run, is ended by a signal, reports an internal compiler error
+ * or runs out of resources, or fails without a message. */
 ToolResult tool_compile(const ToolOptions *opts, const char *lib_dir, const char *inc_dir);
 void tool_result_free(ToolResult *r);
 
