@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -569,7 +570,7 @@ static bool output_ok(const Options *opt)
     return ok;
 }
 
-int main(int argc, char **argv)
+static int compile(int argc, char **argv)
 {
     Options opt = {0};
     int status = parse_args(argc, argv, &opt);
@@ -642,5 +643,26 @@ int main(int argc, char **argv)
     arena_free(arena);
     source_free(src);
     free(opt.extra);
+    return status;
+}
+
+/* Standard output is checked at the end, as GNU tools do: a dump, --help
+ * or -S -o - that could not all be written (a full disk, /dev/full, a
+ * closed pipe) is an error, never a silent success. */
+int main(int argc, char **argv)
+{
+    int status = compile(argc, argv);
+    bool failed = ferror(stdout) != 0;
+    bool pending = __fpending(stdout) > 0; /* a closed stdout is EBADF only then */
+    errno = 0;
+    if (fclose(stdout) != 0 && !(errno == EBADF && !failed && !pending))
+        failed = true;
+    if (failed) {
+        int e = errno;
+        fprintf(stderr, "cupitc: error: cannot write to standard output: %s\n",
+                e ? strerror(e) : "write error");
+        if (status == 0)
+            status = EXIT_INPUT_ERROR;
+    }
     return status;
 }

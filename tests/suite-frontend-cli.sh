@@ -67,3 +67,27 @@ if [ $st -eq 1 ] && grep -q 'nested too deeply' "$tmp/out" && [ "$(wc -c <"$tmp/
 st=$?
 if [ $st -eq 0 ] && grep -q 'not shown' "$tmp/out"; then echo "ok cli/long-chain-dump"; else
     echo "FAIL cli/long-chain-dump: status $st"; fi
+
+# output that cannot be written is an error (status 1 and a message), never
+# a silent success: a full device, a closed standard output
+if [ -c /dev/full ]; then
+    for o in --dump-ast --dump-ir --dump-passes --dump-parse; do
+        "$CUPITC" "$o" examples/backprop.nn >/dev/full 2>"$tmp/out"
+        st=$?
+        if [ $st -eq 1 ] && grep -q 'cannot write to standard output: No space left on device' "$tmp/out"; then
+            echo "ok cli/full$o"; else echo "FAIL cli/full$o: status $st"; fi
+    done
+    for o in --help --version; do
+        "$CUPITC" "$o" >/dev/full 2>"$tmp/out"
+        st=$?
+        if [ $st -ne 0 ] && grep -q 'cannot write to standard output' "$tmp/out"; then
+            echo "ok cli/full$o"; else echo "FAIL cli/full$o: status $st"; fi
+    done
+fi
+"$CUPITC" --version >&- 2>"$tmp/out"
+st=$?
+if [ $st -ne 0 ] && grep -q 'cannot write to standard output' "$tmp/out"; then
+    echo "ok cli/closed-stdout"; else echo "FAIL cli/closed-stdout: status $st"; fi
+# nothing written, nothing to report: -fsyntax-only with a closed stdout
+if "$CUPITC" -fsyntax-only tests/run/control.nn >&- 2>/dev/null; then
+    echo "ok cli/closed-stdout-unused"; else echo "FAIL cli/closed-stdout-unused"; fi
