@@ -167,8 +167,17 @@ char *out_temp(const char *output, const char *suffix)
     }
     int fd = mkstemps(path, slen);
     if (fd < 0) {
-        fprintf(stderr, "cupitc: error: cannot create a temporary file '%s': %s\n", path,
-                strerror(errno));
+        int e = errno;
+        if (output) {
+            /* the user named `output`, not the temporary file beside it */
+            char *dir = folder_of(output);
+            fprintf(stderr, "cupitc: error: cannot write '%s': cannot create a file in the "
+                    "folder '%s': %s\n", output, dir ? dir : ".", strerror(e));
+            free(dir);
+        } else {
+            fprintf(stderr, "cupitc: error: cannot create a temporary file in '%.*s' "
+                    "($TMPDIR): %s\n", (int)(strrchr(path, '/') - path), path, strerror(e));
+        }
         free(path);
         return NULL;
     }

@@ -169,6 +169,11 @@ for stage in -S -c ""; do
     check "output-is-folder$tag" sh -c "! '$CUPITC' $stage '$prog' -o '$out' 2>'$out/err' && grep -q 'it is a directory' '$out/err'"
 done
 check output-is-user-c sh -c "! '$CUPITC' '$prog' '$out/ext.c' -o '$out/ext.c' 2>/dev/null && grep -q 'int ext' '$out/ext.c'"
+# a folder where no file can be made (/proc) is reported for the output the
+# user named, not for cupitc's temporary file beside it
+if [ -d /proc/self ]; then
+    check output-uncreatable sh -c "! '$CUPITC' -S '$prog' -o /proc/x 2>'$out/err' && grep -q \"cannot write '/proc/x': cannot create a file in the folder '/proc'\" '$out/err' && ! grep -q 'cupitc-' '$out/err'"
+fi
 # a failed build leaves the old output as it was and no temporary file
 printf 'old\n' >"$out/old"
 check failed-build-keeps-output sh -c "! CC=false '$CUPITC' '$prog' -o '$out/old' 2>/dev/null && [ \"\$(cat '$out/old')\" = old ] && ! ls -a '$out' | grep -q cupitc-"
