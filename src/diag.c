@@ -105,6 +105,16 @@ SourceFile *source_read(const char *path, const char **why)
         *why = strerror(errno);
         return NULL;
     }
+    static const char too_large[] = "it is larger than " SOURCE_MAX_TEXT
+                                    ", the largest source cupitc reads";
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uintmax_t)st.st_size > SOURCE_MAX_BYTES) {
+        if (!is_stdin)
+            fclose(fp);
+        *why = too_large;
+        return NULL;
+    }
     if (!is_stdin) {
         SourceFile *f = source_map(path, fp);
         if (f) {
@@ -119,6 +129,13 @@ SourceFile *source_read(const char *path, const char **why)
         len += n;
         if (n == 0)
             break;
+        if (len > SOURCE_MAX_BYTES) { /* /dev/zero, an endless pipe */
+            free(buf);
+            if (!is_stdin)
+                fclose(fp);
+            *why = too_large;
+            return NULL;
+        }
         if (len == cap - 1) {
             cap *= 2;
             char *nb = realloc(buf, cap);

@@ -601,7 +601,8 @@ static int compile(int argc, char **argv)
     const char *why = NULL;
     SourceFile *src = source_read(opt.input, &why);
     if (!src) {
-        fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", opt.input, why);
+        fprintf(stderr, "cupitc: error: cannot read '%s': %s\n",
+                strcmp(opt.input, "-") == 0 ? "<stdin>" : opt.input, why);
         free(opt.extra);
         return EXIT_INPUT_ERROR;
     }

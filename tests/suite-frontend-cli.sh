@@ -91,3 +91,18 @@ if [ $st -ne 0 ] && grep -q 'cannot write to standard output' "$tmp/out"; then
 # nothing written, nothing to report: -fsyntax-only with a closed stdout
 if "$CUPITC" -fsyntax-only tests/run/control.nn >&- 2>/dev/null; then
     echo "ok cli/closed-stdout-unused"; else echo "FAIL cli/closed-stdout-unused"; fi
+
+# an endless or huge source is refused at the documented limit, before
+# memory runs out; standard input is named <stdin>, as in every message
+expect endless-source 1 "cannot read '/dev/zero': it is larger than 128 MiB" -fsyntax-only /dev/zero
+"$CUPITC" -fsyntax-only - </dev/zero >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && grep -q "cannot read '<stdin>': it is larger than 128 MiB" "$tmp/out"; then
+    echo "ok cli/endless-stdin"; else echo "FAIL cli/endless-stdin: status $st"; head -3 "$tmp/out"; fi
+"$CUPITC" -fsyntax-only - <&- >"$tmp/out" 2>&1
+st=$?
+if [ $st -eq 1 ] && grep -q "cannot read '<stdin>'" "$tmp/out"; then
+    echo "ok cli/unreadable-stdin"; else echo "FAIL cli/unreadable-stdin: status $st"; head -3 "$tmp/out"; fi
+if truncate -s 200M "$tmp/big.nn" 2>/dev/null; then
+    expect huge-file 1 "it is larger than 128 MiB, the largest source cupitc reads" -fsyntax-only "$tmp/big.nn"
+fi

@@ -43,8 +43,15 @@ const SourceFile *loc_file(Loc loc);
 
 typedef enum DiagLevel { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
+/* The largest source cupitc reads: a longer input (an endless one such as
+ * /dev/zero or `yes |`) is refused, before memory runs out.  The largest
+ * programs measured (bench/parse: 50 MB) fit with room to spare. */
+#define SOURCE_MAX_BYTES ((size_t)128 << 20)
+#define SOURCE_MAX_TEXT "128 MiB"
+
 /* Reads a whole file ("-": standard input, named "<stdin>" in messages).
- * Returns NULL and sets *why on failure. */
+ * Returns NULL and sets *why on failure (also for a file larger than
+ * SOURCE_MAX_BYTES). */
 SourceFile *source_read(const char *path, const char **why);
 /* Wraps an in-memory buffer (used by unit tests); the text is copied. */
 SourceFile *source_from_string(const char *name, const char *text, size_t len);
