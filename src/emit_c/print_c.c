@@ -4,12 +4,15 @@
  * types of the program's types and of their layouts, the prototypes of
  * every function, the static objects (globals and the tables the runtime
  * reads), the function bodies.  Expressions are printed fully
- * parenthesized into a scratch arena that is emptied after each function,
- * so memory does not grow with the program. */
+ * parenthesized, each whole expression into one growing buffer (every
+ * level appends its text, so time and memory are linear in the
+ * expression's length) whose text is kept in a scratch arena that is
+ * emptied after each function, so memory does not grow with the program. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cupitc/print_c.h"
@@ -188,59 +191,114 @@ static bool is_primary(const IrExpr *e)
     }
 }
 
-static const char *primary(Pc *p, const IrExpr *e)
+/* A growing buffer that a whole expression is printed into: each level of
+ * a nested expression appends its text instead of formatting its subtree's
+ * string again (which made long sums quadratic in time and memory). */
+typedef struct Sb {
+    char *buf;
+    size_t len, cap;
+} Sb;
+
+static void sb_reserve(Sb *b, size_t more)
 {
-    const char *x = expr(p, e);
-    return is_primary(e) || x[0] == '(' ? x : fmt(p, "(%s)", x);
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *nb = realloc(b->buf, cap);
+    if (!nb) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    b->buf = nb;
+    b->cap = cap;
 }
 
-static const char *args(Pc *p, const PtrVec *v)
+static void sb_add(Sb *b, const char *s, size_t n)
 {
-    size_t n = 0;
-    const char **parts = arena_alloc(p->scratch, (size_t)(v->len + 1) * sizeof *parts);
-    for (int i = 0; i < v->len; i++) {
-        parts[i] = expr(p, VEC_AT(*v, i, IrExpr));
-        n += strlen(parts[i]) + 2;
-    }
-    char *s = arena_alloc(p->scratch, n + 1), *q = s;
-    for (int i = 0; i < v->len; i++) {
-        if (i) {
-            memcpy(q, ", ", 2);
-            q += 2;
-        }
-        size_t k = strlen(parts[i]);
-        memcpy(q, parts[i], k);
-        q += k;
-    }
-    *q = '\0';
+    sb_reserve(b, n);
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+static void sb_puts(Sb *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+static void expr_to(Pc *p, Sb *b, const IrExpr *e);
+
+static void primary_to(Pc *p, Sb *b, const IrExpr *e)
+{
+    size_t at = b->len;
+    expr_to(p, b, e);
+    if (is_primary(e) || (b->len > at && b->buf[at] == '('))
+        return;
+    /* parenthesized: only this operand's text moves */
+    sb_reserve(b, 2);
+    memmove(b->buf + at + 1, b->buf + at, b->len - at);
+    b->buf[at] = '(';
+    b->len++;
+    sb_add(b, ")", 1);
+}
+
+static const char *primary(Pc *p, const IrExpr *e)
+{
+    Sb b = {0};
+    primary_to(p, &b, e);
+    char *s = arena_strndup(p->scratch, b.buf ? b.buf : "", b.len);
+    free(b.buf);
     return s;
+}
+
+static const char *expr(Pc *p, const IrExpr *e)
+{
+    Sb b = {0};
+    expr_to(p, &b, e);
+    char *s = arena_strndup(p->scratch, b.buf ? b.buf : "", b.len);
+    free(b.buf);
+    return s;
+}
+
+static void args_to(Pc *p, Sb *b, const PtrVec *v)
+{
+    for (int i = 0; i < v->len; i++) {
+        if (i)
+            sb_add(b, ", ", 2);
+        expr_to(p, b, VEC_AT(*v, i, IrExpr));
+    }
+}
+
+static void struct_init_to(Pc *p, Sb *b, const IrExpr *e)
+{
+    sb_add(b, "{", 1);
+    for (int i = 0; i < e->args.len; i++) {
+        const IrExpr *a = VEC_AT(e->args, i, IrExpr);
+        if (i)
+            sb_add(b, ", ", 2);
+        if (e->names) {
+            sb_add(b, ".", 1);
+            sb_puts(b, e->names[i]);
+            sb_add(b, " = ", 3);
+        }
+        /* nested initializers without the compound literal's cast (static
+           data needs constant expressions) */
+        if (a->kind == IRE_STRUCT)
+            struct_init_to(p, b, a);
+        else
+            expr_to(p, b, a);
+    }
+    sb_add(b, "}", 1);
 }
 
 static const char *struct_init(Pc *p, const IrExpr *e)
 {
-    size_t n = 2;
-    const char **parts = arena_alloc(p->scratch, (size_t)(e->args.len + 1) * sizeof *parts);
-    for (int i = 0; i < e->args.len; i++) {
-        const IrExpr *a = VEC_AT(e->args, i, IrExpr);
-        /* nested initializers without the compound literal's cast (static
-           data needs constant expressions) */
-        const char *v = a->kind == IRE_STRUCT ? struct_init(p, a) : expr(p, a);
-        parts[i] = e->names ? fmt(p, ".%s = %s", e->names[i], v) : v;
-        n += strlen(parts[i]) + 2;
-    }
-    char *s = arena_alloc(p->scratch, n + 1), *q = s;
-    *q++ = '{';
-    for (int i = 0; i < e->args.len; i++) {
-        if (i) {
-            memcpy(q, ", ", 2);
-            q += 2;
-        }
-        size_t k = strlen(parts[i]);
-        memcpy(q, parts[i], k);
-        q += k;
-    }
-    *q++ = '}';
-    *q = '\0';
+    Sb b = {0};
+    struct_init_to(p, &b, e);
+    char *s = arena_strndup(p->scratch, b.buf, b.len);
+    free(b.buf);
     return s;
 }
 
@@ -335,48 +393,104 @@ static const char *stmt_expr(Pc *p, const IrExpr *e)
     return s;
 }
 
-static const char *expr(Pc *p, const IrExpr *e)
+static void expr_to(Pc *p, Sb *b, const IrExpr *e)
 {
     switch (e->kind) {
-    case IRE_INT: return int_literal(p, e->type, e->u.i);
-    case IRE_REAL: return real_literal(p, e->u.r);
-    case IRE_BOOL: return e->u.i ? "true" : "false";
-    case IRE_STRING: return string_literal(p, e->u.str.bytes, e->u.str.len);
-    case IRE_NULL: return "NULL";
-    case IRE_VAR: return e->u.var->name;
-    case IRE_FIELD: return fmt(p, "%s.%s", primary(p, e->a), e->u.field->name);
-    case IRE_MEMBER: return fmt(p, "%s.%s", primary(p, e->a), e->u.member);
-    case IRE_INDEX: return fmt(p, "%s[%s]", primary(p, e->a), expr(p, e->b));
-    case IRE_DEREF: return fmt(p, "(*%s)", primary(p, e->a));
-    case IRE_ADDR: return fmt(p, "(&%s)", primary(p, e->a));
-    case IRE_NODES: case IRE_CONNS: case IRE_NETREC: return locator(p, e);
-    case IRE_NETINFO: return netinfo(p, e);
-    case IRE_UNARY: return fmt(p, "(%s%s)", op_text[e->op], primary(p, e->a));
+    case IRE_INT: sb_puts(b, int_literal(p, e->type, e->u.i)); return;
+    case IRE_REAL: sb_puts(b, real_literal(p, e->u.r)); return;
+    case IRE_BOOL: sb_puts(b, e->u.i ? "true" : "false"); return;
+    case IRE_STRING: sb_puts(b, string_literal(p, e->u.str.bytes, e->u.str.len)); return;
+    case IRE_NULL: sb_puts(b, "NULL"); return;
+    case IRE_VAR: sb_puts(b, e->u.var->name); return;
+    case IRE_FIELD:
+    case IRE_MEMBER:
+        primary_to(p, b, e->a);
+        sb_add(b, ".", 1);
+        sb_puts(b, e->kind == IRE_FIELD ? e->u.field->name : e->u.member);
+        return;
+    case IRE_INDEX:
+        primary_to(p, b, e->a);
+        sb_add(b, "[", 1);
+        expr_to(p, b, e->b);
+        sb_add(b, "]", 1);
+        return;
+    case IRE_DEREF:
+    case IRE_ADDR:
+        sb_puts(b, e->kind == IRE_DEREF ? "(*" : "(&");
+        primary_to(p, b, e->a);
+        sb_add(b, ")", 1);
+        return;
+    case IRE_NODES: case IRE_CONNS: case IRE_NETREC: sb_puts(b, locator(p, e)); return;
+    case IRE_NETINFO: sb_puts(b, netinfo(p, e)); return;
+    case IRE_UNARY:
+        sb_add(b, "(", 1);
+        sb_puts(b, op_text[e->op]);
+        primary_to(p, b, e->a);
+        sb_add(b, ")", 1);
+        return;
     case IRE_BINARY:
-        return fmt(p, "(%s %s %s)", expr(p, e->a), op_text[e->op], expr(p, e->b));
+        sb_add(b, "(", 1);
+        expr_to(p, b, e->a);
+        sb_add(b, " ", 1);
+        sb_puts(b, op_text[e->op]);
+        sb_add(b, " ", 1);
+        expr_to(p, b, e->b);
+        sb_add(b, ")", 1);
+        return;
     case IRE_COND:
-        return fmt(p, "(%s ? %s : %s)", expr(p, e->a), expr(p, e->b), expr(p, e->c));
-    case IRE_CAST: return fmt(p, "((%s)%s)", type_name(p, e->type), primary(p, e->a));
-    case IRE_CALL: {
+        sb_add(b, "(", 1);
+        expr_to(p, b, e->a);
+        sb_add(b, " ? ", 3);
+        expr_to(p, b, e->b);
+        sb_add(b, " : ", 3);
+        expr_to(p, b, e->c);
+        sb_add(b, ")", 1);
+        return;
+    case IRE_CAST:
+        sb_add(b, "((", 2);
+        sb_puts(b, type_name(p, e->type));
+        sb_add(b, ")", 1);
+        primary_to(p, b, e->a);
+        sb_add(b, ")", 1);
+        return;
+    case IRE_CALL:
         if (!e->fn && !e->ext && e->helper == IRH_NONE)
-            return fmt(p, "%s(%s)", primary(p, e->a), args(p, &e->args));
-        const char *name = e->fn ? e->fn->name : e->ext ? e->ext : ir_helper_name(e->helper);
-        return fmt(p, "%s(%s)", name, args(p, &e->args));
-    }
-    case IRE_STRUCT: return fmt(p, "((%s)%s)", type_name(p, e->type), struct_init(p, e));
+            primary_to(p, b, e->a);
+        else
+            sb_puts(b, e->fn ? e->fn->name : e->ext ? e->ext : ir_helper_name(e->helper));
+        sb_add(b, "(", 1);
+        args_to(p, b, &e->args);
+        sb_add(b, ")", 1);
+        return;
+    case IRE_STRUCT:
+        sb_add(b, "((", 2);
+        sb_puts(b, type_name(p, e->type));
+        sb_add(b, ")", 1);
+        struct_init_to(p, b, e);
+        sb_add(b, ")", 1);
+        return;
     case IRE_TEMP_ADDR:
-        if (e->a->type->kind == IRT_ARRAY) /* an array literal: its elements */
-            return fmt(p, "(%s)%s", type_name(p, e->a->type), struct_init(p, e->a));
+        if (e->a->type->kind == IRT_ARRAY) { /* an array literal: its elements */
+            sb_add(b, "(", 1);
+            sb_puts(b, type_name(p, e->a->type));
+            sb_add(b, ")", 1);
+            struct_init_to(p, b, e->a);
+            return;
+        }
         /* u.i: a modifiable copy */
-        return fmt(p, "(%s%s[]){%s}", e->u.i ? "" : "const ", type_name(p, e->a->type),
-                   expr(p, e->a));
-    case IRE_STMTS: return stmt_expr(p, e);
-    case IRE_POS: return fmt(p, "CP_POS(%d)", (int)e->u.i);
-    case IRE_SIZEOF: return fmt(p, "sizeof(%s)", type_name(p, e->a->type));
-    case IRE_OFFSETOF: return fmt(p, "offsetof(%s, %s)", type_name(p, e->a->type), e->u.member);
-    case IRE_FUNCREF: return e->fn->name;
-    case IRE_NAMED: return e->u.member;
-    default: return "0";
+        sb_puts(b, fmt(p, "(%s%s[]){", e->u.i ? "" : "const ", type_name(p, e->a->type)));
+        expr_to(p, b, e->a);
+        sb_add(b, "}", 1);
+        return;
+    case IRE_STMTS: sb_puts(b, stmt_expr(p, e)); return;
+    case IRE_POS: sb_puts(b, fmt(p, "CP_POS(%d)", (int)e->u.i)); return;
+    case IRE_SIZEOF: sb_puts(b, fmt(p, "sizeof(%s)", type_name(p, e->a->type))); return;
+    case IRE_OFFSETOF:
+        sb_puts(b, fmt(p, "offsetof(%s, %s)", type_name(p, e->a->type), e->u.member));
+        return;
+    case IRE_FUNCREF: sb_puts(b, e->fn->name); return;
+    case IRE_NAMED: sb_puts(b, e->u.member); return;
+    default: sb_puts(b, "0"); return;
     }
 }
 
