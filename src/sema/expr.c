@@ -740,8 +740,9 @@ Type *sema_analyze_expr(Ctx *c, Expr *e)
 {
     if (c->depth >= SEMA_MAX_DEPTH) {
         if (!c->too_deep)
-            diag_error(e->loc, "expression nested too deeply (more than %d levels)",
-                       SEMA_MAX_DEPTH);
+            diag_error(e->loc, "expression too long or nested too deeply: more than %d "
+                       "levels (each operator of a chain such as a + b + c is one level; "
+                       "split it with variables)", SEMA_MAX_DEPTH);
         c->too_deep = true;
         return error_type(c, e);
     }
