@@ -79,8 +79,9 @@ static void usage(FILE *out)
           "  -o FILE            write the output to FILE (default a.out, FILE.c with -S,\n"
           "                     FILE.o with -c); -o - writes the C (-S) or the object\n"
           "                     file (-c) to standard output\n"
-          "  -S, --emit-c       write the generated C and stop\n"
+          "  -S, --emit-c       write the generated C and stop (wins over -c)\n"
           "  -c                 stop at the object file\n"
+          "  --                 end of the options: the arguments after it are files\n"
           "  -fsyntax-only      check the program, produce no output\n"
           "  -O0 -O1 -O2 -O3    optimisation of the C compiler (default -O2)\n"
           "  -g                 debuggable output (#line directives name the .nn file)\n"
@@ -155,6 +156,26 @@ static void add_extra(Options *o, const char *a)
     o->extra = v;
 }
 
+/* A file argument: a C file, object or library, else the CuPit source. */
+static bool add_file(Options *o, const char *a)
+{
+    if (has_suffix(a, ".c") || has_suffix(a, ".o") || has_suffix(a, ".a") ||
+        has_suffix(a, ".so")) {
+        if (access(a, R_OK) != 0) {
+            fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", a, strerror(errno));
+            return false;
+        }
+        add_extra(o, a);
+    } else if (o->input) {
+        fprintf(stderr, "cupitc: error: more than one CuPit source file ('%s' and '%s')\n",
+                o->input, a);
+        return false;
+    } else {
+        o->input = a;
+    }
+    return true;
+}
+
 /* -o -: the output goes to standard output (-S and -c). */
 static bool to_stdout(const Options *o)
 {
@@ -173,9 +194,15 @@ static int parse_args(int argc, char **argv, Options *o)
         o->pass_on[p] = -1;
     o->lanes = true;
     o->opt_level = "-O2";
+    bool options = true; /* false after "--": every argument is a file */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+        } else if (!options) {
+            if (!add_file(o, a))
+                return EXIT_USAGE;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
@@ -184,9 +211,11 @@ static int parse_args(int argc, char **argv, Options *o)
         } else if (strcmp(a, "-fsyntax-only") == 0) {
             o->stop = STOP_SYNTAX;
         } else if (strcmp(a, "-S") == 0 || strcmp(a, "--emit-c") == 0) {
-            o->stop = STOP_C;
+            if (o->stop < STOP_C) /* -S -c: -S wins, in any order, as in gcc */
+                o->stop = STOP_C;
         } else if (strcmp(a, "-c") == 0) {
-            o->stop = STOP_OBJECT;
+            if (o->stop < STOP_OBJECT)
+                o->stop = STOP_OBJECT;
         } else if (strcmp(a, "--dump-ast") == 0) {
             o->dump_ast = true;
         } else if (strcmp(a, "--dump-parse") == 0) {
@@ -259,19 +288,8 @@ static int parse_args(int argc, char **argv, Options *o)
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
             return EXIT_USAGE;
-        } else if (has_suffix(a, ".c") || has_suffix(a, ".o") || has_suffix(a, ".a") ||
-                   has_suffix(a, ".so")) {
-            if (access(a, R_OK) != 0) {
-                fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", a, strerror(errno));
-                return EXIT_USAGE;
-            }
-            add_extra(o, a);
-        } else if (o->input) {
-            fprintf(stderr, "cupitc: error: more than one CuPit source file ('%s' and '%s')\n",
-                    o->input, a);
+        } else if (!add_file(o, a)) {
             return EXIT_USAGE;
-        } else {
-            o->input = a;
         }
     }
     if (!o->input && !(o->stop == STOP_LINK && has_link_inputs(o))) {

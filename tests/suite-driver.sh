@@ -65,6 +65,9 @@ check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q 
 check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' | grep -q '^120 5'"
 check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
 check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
+# -S wins over -c in either order (as in gcc); -- ends the options
+check s-wins-over-c sh -c "cd '$out' && rm -f control.c control.o && '$ROOT/$CUPITC' -S -c '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ] && rm control.c && '$ROOT/$CUPITC' -c -S '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ]"
+check double-dash sh -c "cd '$out' && cp '$ROOT/$prog' ./-dash.nn && '$ROOT/$CUPITC' -o dash -- -dash.nn && ./dash | grep -q '^120 5'"
 # -o - is standard output for -S and -c (no file named '-'); an executable is refused
 check stdout-c sh -c "cd '$out' && rm -f ./- && '$ROOT/$CUPITC' -S '$ROOT/$prog' -o - >stdout.c && [ ! -e ./- ] && '$ROOT/$CUPITC' -S '$ROOT/$prog' -o file.c && cmp stdout.c file.c"
 check stdout-object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' -o - >stdout.o && [ ! -e ./- ] && '$ROOT/$CUPITC' stdout.o -o stdout-linked && ./stdout-linked | grep -q '^120 5'"
