@@ -255,15 +255,27 @@ bool out_copy_to_stdout(const char *path)
                 strerror(errno));
         return false;
     }
+    /* written to the descriptor itself, after what stdio holds: a failure
+       is reported here once, and leaves no buffered rest for the check of
+       standard output at the exit */
     char buf[64 * 1024];
     size_t n;
-    bool ok = true;
-    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        ok = fwrite(buf, 1, n, stdout) == n;
-    int err = errno;
-    if (ok && fflush(stdout) != 0) {
-        ok = false;
+    int err = 0;
+    bool ok = fflush(stdout) == 0;
+    if (!ok)
         err = errno;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+        for (size_t done = 0; ok && done < n;) {
+            ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                ok = false;
+                err = w < 0 ? errno : EIO;
+            } else {
+                done += (size_t)w;
+            }
+        }
     }
     if (!ok)
         fprintf(stderr, "cupitc: error: cannot write to standard output: %s\n", strerror(err));
