@@ -244,22 +244,24 @@ static void primary_to(Pc *p, Sb *b, const IrExpr *e)
     sb_add(b, ")", 1);
 }
 
-static const char *primary(Pc *p, const IrExpr *e)
+/* e printed by `to` into one buffer, as a string of the scratch arena */
+static const char *printed(Pc *p, void (*to)(Pc *, Sb *, const IrExpr *), const IrExpr *e)
 {
     Sb b = {0};
-    primary_to(p, &b, e);
+    to(p, &b, e);
     char *s = arena_strndup(p->scratch, b.buf ? b.buf : "", b.len);
     free(b.buf);
     return s;
 }
 
+static const char *primary(Pc *p, const IrExpr *e)
+{
+    return printed(p, primary_to, e);
+}
+
 static const char *expr(Pc *p, const IrExpr *e)
 {
-    Sb b = {0};
-    expr_to(p, &b, e);
-    char *s = arena_strndup(p->scratch, b.buf ? b.buf : "", b.len);
-    free(b.buf);
-    return s;
+    return printed(p, expr_to, e);
 }
 
 static void args_to(Pc *p, Sb *b, const PtrVec *v)
