@@ -143,3 +143,13 @@ if [ -x "$out/bin-backprop-omp" ]; then
     workflow report-interval "OMP_NUM_THREADS=1 $bp --report 50 | grep '^epoch' | cut -d' ' -f2 | tr '\\n' ' ' | grep -qx '1 50 100 150 '"
     workflow summary "OMP_NUM_THREADS=1 $bp --summary 2>&1 >/dev/null | grep -q ': 150 epochs, final error [0-9.e-]* (errors [0-9]*), [0-9.]* s$'"
 fi
+# every option of a generated program's --help has its row in the options
+# table of docs/running.md
+if [ -x "$out/bin-backprop-omp" ]; then
+    missing=""
+    for o in $("$out/bin-backprop-omp" --help | grep -o -- '^  --[a-z-]*'); do
+        grep -q -- "^| \`$o[ =\`[]" docs/running.md || missing="$missing $o"
+    done
+    if [ -z "$missing" ]; then echo "ok running-md-options"
+    else echo "FAIL running-md-options: docs/running.md has no row for$missing"; fi
+fi
