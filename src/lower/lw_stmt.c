@@ -886,8 +886,8 @@ static void assign_to(Lw *lw, Stmt *s, IrExpr *lv)
 /* ---- stores through the bare network variable --------------------------------------------- */
 
 /* The location `net.path` of the central agent: the root of the path is
- * the network variable itself (not net[i]); true with the subscripts of
- * the path in b (outermost last). */
+ * the network variable itself (not net[i], which names one replicate);
+ * true with the subscripts of the path in b (outermost last). */
 static bool bare_path(Lw *lw, Expr *e, LwBare *b)
 {
     while (e) {
@@ -896,6 +896,8 @@ static bool bare_path(Lw *lw, Expr *e, LwBare *b)
             e = e->u.select.obj;
             break;
         case EXPR_SUBSCRIPT:
+            if (e->u.subscript.obj->type && e->u.subscript.obj->type->kind == TY_NETWORK)
+                return false; /* net[i].path: replicate i alone */
             if (b->n >= LW_MAX_BARE_IDX)
                 return false;
             b->idx[b->n++] = e->u.subscript.index;
