@@ -319,7 +319,8 @@ typedef struct IrReduce {
     IrExpr *into;          /* REDUCTION: where the result goes (NULL for WTA) */
     IrExpr *mask;          /* lane code: the statement's active lanes (a lane array) */
     IrStmt *after;         /* WTA: run when there is a winner (serial), or once per
-                              distinct winner (lane code) */
+                              distinct winner (lane code); serial REDUCTION: run
+                              after the store into `into` when there is a result */
     /* lane code: the lane index of the finishing loops (into and mask may
        name it), and what `after` sees of one distinct winner: its
        position, bundle and the mask of the lanes that chose it */

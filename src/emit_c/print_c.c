@@ -691,7 +691,13 @@ static void reduce(Pc *p, const IrStmt *s)
     body_of(p, s->then);
     cur_reduce = saved;
     if (r->kind == IRR_SERIAL) {
-        if (!r->wta)
+        if (!r->wta && r->after) {
+            /* a REDUCTION whose result goes on (to the other replicates) */
+            emit_open(p->out, "if (%s)", r->have->name);
+            emit(p->out, "%s = %s;", expr(p, r->into), r->acc->name);
+            body_of(p, r->after);
+            emit_close(p->out, "%s", "");
+        } else if (!r->wta)
             emit(p->out, "if (%s) %s = %s;", r->have->name, expr(p, r->into), r->acc->name);
         else if (r->after)
             braced(p, fmt(p, "if (%s)", r->have->name), r->after);

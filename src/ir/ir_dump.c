@@ -383,7 +383,7 @@ static void stmt(Dp *d, const IrStmt *s)
         body(d, s->then);
         if (r->after) {
             indent(d);
-            fputs("winner:\n", o);
+            fputs(r->wta ? "winner:\n" : "then:\n", o);
             body(d, r->after);
         }
         return;

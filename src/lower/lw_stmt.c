@@ -582,7 +582,10 @@ static void yield(Lw *lw, IrExpr *v, IrExpr *pos, IrExpr *bundle, Loc loc, const
     y->origin = origin;
 }
 
-static void combine(Lw *lw, Stmt *s, bool wta)
+/* bare: a REDUCTION INTO net.path (lw_bare_begin), whose result is then
+ * copied to the other replicates -- only when there is a result: over an
+ * empty set the INTO object is left unchanged (semantics 8.4). */
+static void combine(Lw *lw, Stmt *s, bool wta, LwBare *bare)
 {
     IrModule *m = M(lw);
     Expr *pvs = wta ? s->u.wta.pv : s->u.reduction.pvs;
@@ -627,6 +630,11 @@ static void combine(Lw *lw, Stmt *s, bool wta)
         IrVar *v = lw_decl(lw, "v", r->vtype, val, s->loc);
         v->is_const = true;
         yield(lw, ir_ref(m, v), ir_ref(m, rv), NULL, s->loc, s);
+        if (bare && !wta) {
+            r->after = ir_block(m, s->loc);
+            lw_push(lw, r->after);
+            lw_bare_copy(lw, bare, s->loc);
+        }
         if (wta) {
             r->after = ir_block(m, s->loc);
             lw_push(lw, r->after);
@@ -1168,16 +1176,15 @@ static void stmt(Lw *lw, Stmt *s)
             LwBare bare;
             IrStmt *saved = lw_open(lw, s->loc);
             lw_bare_begin(lw, s->u.reduction.into, &bare, s->loc);
-            combine(lw, s, false);
-            lw_bare_copy(lw, &bare, s->loc);
+            combine(lw, s, false, &bare);
             lw_bare_end(lw, &bare);
             lw_close(lw, saved);
         } else {
-            combine(lw, s, false);
+            combine(lw, s, false, NULL);
         }
         break;
     case STMT_WTA:
-        combine(lw, s, true);
+        combine(lw, s, true, NULL);
         break;
     case STMT_RETURN: {
         IrStmt *r = lw_add(lw, IRS_RETURN, s->loc);
