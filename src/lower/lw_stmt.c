@@ -464,10 +464,27 @@ static void objcall_stmt(Lw *lw, Expr *call)
     /* one object */
     PtrVec a = {0};
     switch (owner->kind) {
-    case TY_RECORD:
+    case TY_RECORD: {
+        /* a record reached through the bare network variable (net.p.inc ()):
+           the procedure changes it in replicate 0, then it is copied to the
+           others, as for a VAR argument (call_stmt) */
+        LwBare bare;
+        bool all = lw_bare_applies(lw, obj);
+        IrStmt *saved = all ? lw_open(lw, call->loc) : NULL;
+        if (all)
+            lw_bare_begin(lw, obj, &bare, call->loc);
         vec_push(m->arena, &a, ir_addr(m, lw_lvalue(lw, obj)));
         lw_args(lw, proc, args, &a);
-        break;
+        if (!all)
+            break;
+        IrExpr *c = ir_call(m, lw_conn_fn(lw, proc), 0, NULL);
+        c->args = a;
+        lw_eval(lw, c, call->loc);
+        lw_bare_copy(lw, &bare, call->loc);
+        lw_bare_end(lw, &bare);
+        lw_close(lw, saved);
+        return;
+    }
     case TY_NETWORK: {
         IrExpr *netx, *repx;
         LowerNet *ln;
