@@ -146,6 +146,9 @@ typedef struct SubrInfo {
     bool called_in_init; /* ... that an initializer of a global object calls */
     bool mentions_network; /* body names a global NETWORK variable (§5.1 step 2) */
     bool uses_random;  /* subroutines: the body evaluates RANDOM */
+    bool changes_me;   /* object functions: call an object procedure on ME or on
+                          an object reached from it (directly or through such a
+                          function), so a call changes the object it is called on */
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 

@@ -367,6 +367,13 @@ static void params_of(Lw *lw, IrFunc *f, const Symbol *s, bool lane)
     }
 }
 
+/* ME of an object function is a pointer to const, unless the function
+ * calls a procedure on it (SubrInfo.changes_me). */
+static bool me_const(const Symbol *s)
+{
+    return s->kind == SYM_OBJFUNC && !s->sub->changes_me;
+}
+
 static IrVar *fixed(Lw *lw, IrFunc *f, const char *name, const IrType *t)
 {
     return ir_param(lw->m, f, name, t);
@@ -413,7 +420,7 @@ static void declare_plain(Lw *lw, Symbol *s, LowerNet *net, int g)
         f->group = g;
         switch (o->kind) {
         case TY_RECORD:
-            fixed(lw, f, "me", ir_t_ptr(m, lw_vt(lw, o), s->kind == SYM_OBJFUNC));
+            fixed(lw, f, "me", ir_t_ptr(m, lw_vt(lw, o), me_const(s)));
             break;
         case TY_NETWORK:
             fixed(lw, f, "net", ir_t_ptr(m, ir_t(m, IRT_NET), false));
@@ -428,7 +435,7 @@ static void declare_plain(Lw *lw, Symbol *s, LowerNet *net, int g)
             fixed(lw, f, "net", ir_t_ptr(m, ir_t(m, IRT_NET), false));
             fixed(lw, f, "b", i32);
             fixed(lw, f, "k", i32);
-            fixed(lw, f, "me", ir_t_ptr(m, ir_t_record(m, lw_plain(lw, o)), s->kind == SYM_OBJFUNC));
+            fixed(lw, f, "me", ir_t_ptr(m, ir_t_record(m, lw_plain(lw, o)), me_const(s)));
             break;
         }
         params_of(lw, f, s, false);
@@ -471,7 +478,7 @@ static void declare_lane(Lw *lw, Symbol *s, LowerNet *net, int gb)
     if (o->kind == TY_NODE)
         fixed(lw, f, "idx", i32);
     if (o->kind == TY_CONNECTION) {
-        bool c = s->kind == SYM_OBJFUNC;
+        bool c = me_const(s);
         fixed(lw, f, "k", i32);
         fixed(lw, f, "me", ir_t_ptr(m, ir_t_record(m, lw_lanes_layout(lw, o)), c));
         fixed(lw, f, "ms", ir_t_ptr(m, ir_t_record(m, lw_shared_layout(lw, o)), c));
@@ -530,7 +537,7 @@ static void declare_merge_callee(Lw *lw, Symbol *s)
     IrModule *m = lw->m;
     IrFunc *f = ir_func(m, arena_printf(lw->arena, "cpMI_%s_%s", s->owner->name, s->name),
                         IRFN_MERGE_CALLEE, result_type(lw, s));
-    fixed(lw, f, "me", ir_t_ptr(m, lw_vt(lw, s->owner), s->kind == SYM_OBJFUNC));
+    fixed(lw, f, "me", ir_t_ptr(m, lw_vt(lw, s->owner), me_const(s)));
     params_of(lw, f, s, false);
     f->subr = s;
     f->loc = s->loc;

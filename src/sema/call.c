@@ -311,12 +311,17 @@ static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
 
 /* Object procedure calls may not change a read-only object (CONST record,
  * YOU, ME of a reduction/WTA function); object functions may still call
- * procedures on ME (semantics.md §12). */
+ * procedures on ME (semantics.md §12), which marks them changes_me. */
 static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
 {
-    if (m->kind != SYM_OBJPROC || !obj->read_only)
+    bool changes = m->kind == SYM_OBJPROC || (m->kind == SYM_OBJFUNC && m->sub->changes_me);
+    if (!changes)
         return true;
     Expr *root = sema_object_root(obj);
+    if (root->kind == EXPR_ME && c->subr && c->subr->kind == SYM_OBJFUNC)
+        c->subr->sub->changes_me = true;
+    if (m->kind != SYM_OBJPROC || !obj->read_only)
+        return true;
     if (root->kind == EXPR_ME && c->kind != CTX_RED && c->kind != CTX_WTA)
         return true;
     return sema_check_writable(c, obj, "call a procedure on", "");
