@@ -311,7 +311,9 @@ static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
 
 /* Object procedure calls may not change a read-only object (CONST record,
  * YOU, ME of a reduction/WTA function); object functions may still call
- * procedures on ME (semantics.md §12), which marks them changes_me. */
+ * procedures on ME (semantics.md §12).  Such a function changes the object
+ * it is called on, so it is called on a read-only object under the same
+ * rule as a procedure. */
 static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
 {
     bool changes = m->kind == SYM_OBJPROC || (m->kind == SYM_OBJFUNC && m->sub->changes_me);
@@ -320,11 +322,16 @@ static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
     Expr *root = sema_object_root(obj);
     if (root->kind == EXPR_ME && c->subr && c->subr->kind == SYM_OBJFUNC)
         c->subr->sub->changes_me = true;
-    if (m->kind != SYM_OBJPROC || !obj->read_only)
+    if (!obj->read_only)
         return true;
     if (root->kind == EXPR_ME && c->kind != CTX_RED && c->kind != CTX_WTA)
         return true;
-    return sema_check_writable(c, obj, "call a procedure on", "");
+    if (m->kind == SYM_OBJPROC)
+        return sema_check_writable(c, obj, "call a procedure on", "");
+    char verb[256];
+    snprintf(verb, sizeof verb, "call '%s', a function that calls a procedure on its ME, on",
+             m->name);
+    return sema_check_writable(c, obj, verb, "");
 }
 
 /* ObjectProcedureCall -> Object "." ObjectProcedureId "(" ArgumentList ")";
