@@ -280,6 +280,12 @@ static void subr_header(SemaInfo *si, Decl *d, Symbol *sym)
 {
     Ctx c = init_ctx(si, si->globals, false);
     sym->sub->external = d->u.subr.external;
+    if (sym->sub->external && (sym->kind == SYM_OBJPROC || sym->kind == SYM_OBJFUNC))
+        /* §4.3 leaves their meaning to the compiler: cupitc has none
+           (docs/language-decisions.md) */
+        diag_error(d->u.subr.name.loc, "object %s '%s' cannot be EXTERNAL: cupitc supports "
+                   "EXTERNAL only for global subroutines (call one from a CuPit body)",
+                   sym->kind == SYM_OBJPROC ? "procedure" : "function", sym->name);
     sym->sub->an->scope = sema_scope_new(si, SCOPE_PARAMS, si->globals);
     sym->sub->an->scope->subr = sym;
     bool func = sym->kind == SYM_FUNC || sym->kind == SYM_OBJFUNC;
