@@ -1,7 +1,11 @@
 /* constfold.c -- compile-time evaluation of constant expressions.
  *
  * Integral values are computed in 64 bits and must fit the range of the
- * expression's type (Int1 + Int1 is Int1, §9); Real values in double.
+ * expression's type (Int1 + Int1 is Int1, §9).  Real is IEEE single
+ * precision on the target (docs/compiler-dependent.md): every Real value
+ * is rounded to float, so that a folded expression has the value the
+ * same expression computed at run time has (each operation computed in
+ * double and rounded is the correctly rounded float result).
  * Overflow, division by zero and a negative integral exponent are run-time
  * errors that would occur in every run, so they are reported here (§10.1). */
 #include <math.h>
@@ -19,10 +23,15 @@ static void set_int(Expr *e, int64_t v)
     e->const_int = v;
 }
 
+double sema_real_value(double v)
+{
+    return (double)(float)v;
+}
+
 static void set_real(Expr *e, double v)
 {
     e->is_const = true;
-    e->const_real = v;
+    e->const_real = sema_real_value(v);
 }
 
 static bool fits(const Type *t, int64_t v)
@@ -47,13 +56,30 @@ static void int_result(Expr *e, int64_t v, bool overflow)
     set_int(e, v);
 }
 
-static void real_result(Expr *e, double v)
+/* v: the result of an operation on the finite or non-finite Reals x and
+ * y; an operation that makes a finite value non-finite overflows. */
+static void real_result(Expr *e, double v, double x, double y)
 {
-    if (isinf(v) || isnan(v)) {
+    v = sema_real_value(v);
+    if ((isinf(v) || isnan(v)) && isfinite(x) && isfinite(y)) {
         diag_error(e->loc, "real overflow in constant expression");
         return;
     }
     set_real(e, v);
+}
+
+/* Real ** integral as the run time computes it (rt_rpow_int). */
+static double real_pow_int(double base, int64_t b)
+{
+    double r = 1.0;
+    uint64_t n = b < 0 ? (uint64_t)(-(b + 1)) + 1 : (uint64_t)b;
+    while (n) {
+        if (n & 1)
+            r *= base;
+        base *= base;
+        n >>= 1;
+    }
+    return b < 0 ? 1.0 / r : r;
 }
 
 static bool int_pow(int64_t base, int64_t exp, int64_t *out)
@@ -115,16 +141,21 @@ static void fold_compare(Expr *e, Op op, const Expr *a, const Expr *b)
 static void fold_real_binary(Expr *e, Op op, double x, double y)
 {
     switch (op) {
-    case OP_ADD: real_result(e, x + y); break;
-    case OP_SUB: real_result(e, x - y); break;
-    case OP_MUL: real_result(e, x * y); break;
+    case OP_ADD: real_result(e, x + y, x, y); break;
+    case OP_SUB: real_result(e, x - y, x, y); break;
+    case OP_MUL: real_result(e, x * y, x, y); break;
     case OP_DIV:
     case OP_MOD:
         if (y == 0.0) {
             diag_error(e->loc, "division by zero in constant expression");
             return;
         }
-        real_result(e, op == OP_DIV ? x / y : x - y * trunc(x / y));
+        if (op == OP_DIV) {
+            real_result(e, x / y, x, y);
+        } else { /* cp_fmod_real: each step rounded to float */
+            double q = sema_real_value(trunc(x / y));
+            real_result(e, x - sema_real_value(y * q), x, y);
+        }
         break;
     case OP_POW:
         if (x < 0.0 && e->u.binary.rhs->type->kind == TY_REAL) {
@@ -132,7 +163,10 @@ static void fold_real_binary(Expr *e, Op op, double x, double y)
                        "expression");
             return;
         }
-        real_result(e, pow(x, y));
+        if (e->u.binary.rhs->type->kind == TY_REAL)
+            real_result(e, y == 0.0 ? 1.0 : pow(x, y), x, y);
+        else
+            real_result(e, real_pow_int(x, e->u.binary.rhs->const_int), x, 0.0);
         break;
     default: break;
     }

@@ -769,7 +769,7 @@ static Type *analyze_kind(Ctx *c, Expr *e)
         e->type = builtin(c, TY_REAL);
         e->cat = VC_VALUE;
         e->is_const = true;
-        e->const_real = e->u.real_lit.value;
+        e->const_real = sema_real_value(e->u.real_lit.value);
         return e->type;
     case EXPR_STRING:
         e->type = builtin(c, TY_STRING);

@@ -164,6 +164,8 @@ Type *sema_multitude(Ctx *c, Expr *e);
 /* Folds e if all its operands are known; reports overflow and division by
  * zero.  Called by expr.c after e's type is set. */
 void sema_fold(Ctx *c, Expr *e);
+/* v rounded to the target's Real (float) */
+double sema_real_value(double v);
 
 /* ---- context.c ---- */
 /* "a node procedure", "a global procedure", "an element initializer" */

@@ -4,6 +4,7 @@
  * Programs are in-memory strings; diagnostics go to a memory buffer. */
 #include <unistd.h>
 #include <check.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,31 @@ START_TEST(test_sema_fold_reals_and_bools)
     expect_int("u", 0);
     expect_int("v", 1);
     expect_int("col", 1);
+}
+END_TEST
+
+/* Real is float on the target: folding rounds every value to float, as
+   the run time computes it */
+START_TEST(test_sema_fold_reals_single)
+{
+    ck_assert_int_eq(analyze(
+        "Real CONST a := 16777217.0, b := 0.1 + 0.2 - 0.3, c := Real (16777217),\n"
+        "  d := 1.0 / 3.0 * 3.0 - 1.0, e := 1.1 ** 3, f := 1.0e39, g := f * 2.0;\n"
+        "Int CONST i := Int (16777217.0);\n"
+        "Bool CONST t := 0.1 + 0.2 = 0.3;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    ck_assert_double_eq(global("a")->const_real, 16777216.0);
+    ck_assert_double_eq(global("b")->const_real, (double)(0.1f + 0.2f - 0.3f));
+    ck_assert_double_eq(global("c")->const_real, 16777216.0);
+    ck_assert_double_eq(global("d")->const_real, (double)(1.0f / 3.0f * 3.0f - 1.0f));
+    ck_assert_double_eq(global("e")->const_real, (double)(float)((double)1.1f * 1.1f * 1.1f));
+    ck_assert(isinf(global("f")->const_real)); /* too large for a float */
+    ck_assert(isinf(global("g")->const_real)); /* inf * 2 does not overflow */
+    expect_int("i", 16777216);
+    expect_int("t", (0.1f + 0.2f == 0.3f));
+    /* finite in double, but not in float */
+    ck_assert_int_eq(analyze("Real CONST a := 1.0e38 * 10.0;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "real overflow") != NULL);
 }
 END_TEST
 
@@ -730,7 +756,7 @@ static Suite *sema_suite(void)
         test_sema_denoter_types_in_programs, NULL,
     };
     const TTest *const folding[] = {
-        test_sema_fold_integers, test_sema_fold_reals_and_bools,
+        test_sema_fold_integers, test_sema_fold_reals_and_bools, test_sema_fold_reals_single,
         test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
     };
     const TTest *const central_agent[] = {
