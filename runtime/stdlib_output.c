@@ -1,6 +1,7 @@
 /* stdlib_output.c -- output EXTERNAL procedures and program parameters.
  *
  * pInt/pReal/pString print like printf %d / %g / %s without a newline.
+ * A NaN prints as "nan" whatever its sign bit (printed_real).
  * protocolError prints one line per epoch, appends it to the protocol file
  * (--protocol) and ends the program after --max-epochs epochs.
  */
@@ -18,6 +19,16 @@
 #define RT_WEAK __attribute__((weak))
 
 static FILE *protocol;
+
+/* x for printf: a NaN without its sign bit.  IEEE 754 does not specify
+ * the sign of a NaN an operation makes, and it differs between one the C
+ * compiler folded and one computed at run time (0.0 / 0.0 is "nan" in
+ * one build and "-nan" in the other), so printing it would make the
+ * output depend on the optimisation level. */
+static double printed_real(cp_real x)
+{
+    return isnan(x) ? copysign((double)x, 1.0) : (double)x;
+}
 
 /* --max-epochs reached (protocolError saw the epoch), or SIGINT while the
  * program asks trainingDone; and whether it ever asked. */
@@ -61,7 +72,7 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
                 (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs);
     if (show)
         printf("epoch %d error %g errors %d\n", (int)epochNumber,
-               (double)totalError, (int)nrOfErrors);
+               printed_real(totalError), (int)nrOfErrors);
     last.any = true;
     last.epoch = epochNumber;
     last.error = totalError;
@@ -87,7 +98,7 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
     }
     if (protocol) {
         fprintf(protocol, "%d\t%.9g\t%d\n", (int)epochNumber,
-                (double)totalError, (int)nrOfErrors);
+                printed_real(totalError), (int)nrOfErrors);
         fflush(protocol);
     }
     if (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs) {
@@ -108,7 +119,7 @@ void rt_protocol_finish(void)
     if (rt_opt.summary || isatty(STDERR_FILENO)) {
         fflush(stdout);
         fprintf(stderr, "%s: %d epochs, final error %g (errors %d), %.2f s\n", rt_opt.program,
-                (int)last.epoch, (double)last.error, (int)last.errors, rt_seconds());
+                (int)last.epoch, printed_real(last.error), (int)last.errors, rt_seconds());
     }
 }
 
@@ -126,7 +137,7 @@ RT_WEAK void pInt(cp_int me)
 
 RT_WEAK void pReal(cp_real me)
 {
-    printf("%g", (double)me);
+    printf("%g", printed_real(me));
 }
 
 RT_WEAK void pString(const char *me)
