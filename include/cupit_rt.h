@@ -491,7 +491,8 @@ static inline cp_real rt_sigmoid_prime(cp_real x)
     cp_real t = rt_tanh(x);
     return 1 - t * t;
 }
-static inline cp_real rt_abs_real(cp_real x) { return x < 0 ? -x : x; }
+/* absReal(-0.0) is 0.0, as fabs */
+static inline cp_real rt_abs_real(cp_real x) { return x < 0 ? -x : (x == 0 ? 0 : x); }
 /* signReal(0) is 0: RPROP must make no step for a zero gradient. */
 static inline cp_real rt_sign_real(cp_real x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 static inline cp_real rt_min_real(cp_real x, cp_real y) { return x < y ? x : y; }

@@ -60,6 +60,8 @@ START_TEST(test_stdlib_math)
     }
     ck_assert_float_eq(absReal(-2.5f), 2.5f);
     ck_assert_float_eq(absReal(3), 3);
+    ck_assert(!signbit(absReal(-0.0f))); /* |-0| is +0, as fabs */
+    ck_assert(!signbit(rt_abs_real(-0.0f)));
     ck_assert_float_eq(signReal(0), 0);
     ck_assert_float_eq(signReal(-0.0f), 0);
     ck_assert_float_eq(signReal(1e-30f), 1);
