@@ -27,6 +27,10 @@ const char *stdlib_mismatch(const StdSubr *s, const Symbol *sym);
  * at the position that rt_lib_at gives it (cupit_rt.h): generated code
  * sets it around the call. */
 bool stdlib_reports_call_pos(const Symbol *sym);
+/* Whether sym is one of the standard arithmetic functions (sigmoid,
+ * sigmoidPrime, absReal, signReal, minReal, maxReal), whose result depends
+ * on its arguments alone. */
+bool stdlib_is_arithmetic(const Symbol *sym);
 /* The standard subroutine name closest to name (a typo's correction), or
  * NULL when none is close. */
 const char *stdlib_closest(const char *name);

@@ -146,18 +146,6 @@ static const Symbol *root_sym(Expr *e)
     }
 }
 
-static bool is_pure_library_function(const Symbol *f)
-{
-    static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
-                                        "minReal", "maxReal"};
-    if (!f || f->kind != SYM_FUNC || !f->sub->external)
-        return false;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(f->name, names[i]))
-            return true;
-    return false;
-}
-
 static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl);
 
 /* Whether the value of e differs between replicates. */
@@ -204,8 +192,9 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
     case EXPR_CALL:
         for (int i = 0; i < e->u.call.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.call.args, i, Expr));
-        /* EXTERNAL code may answer each replicate differently */
-        return d || (e->sym && e->sym->sub->external && !is_pure_library_function(e->sym));
+        /* EXTERNAL code may answer each replicate differently, and so may
+           a global function that draws RANDOM numbers or calls such code */
+        return d || (e->sym && e->sym->sub->varies);
     case EXPR_CONVERT:
         for (int i = 0; i < e->u.convert.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.convert.args, i, Expr));

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "sema_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 /* ORDER CTX */
 static const char *const ctx_names[] = {
@@ -108,7 +109,9 @@ static void close_over_callers(SemaInfo *si, size_t flag)
 /* §5.1: program and every subroutine that names a network variable are CA;
  * then every caller of a CA subroutine, until nothing changes.  EXTERNAL
  * subroutines are always free.  Likewise what may REPLICATE a network:
- * a subroutine with such a statement (sema_replicate), and its callers. */
+ * a subroutine with such a statement (sema_replicate), and its callers;
+ * and what may vary from call to call (SubrInfo.varies): RANDOM, EXTERNAL
+ * code other than the standard arithmetic, and their callers. */
 void sema_classify_central_agent(SemaInfo *si)
 {
     for (int i = 0; i < si->subrs.len; i++) {
@@ -119,6 +122,12 @@ void sema_classify_central_agent(SemaInfo *si)
     }
     close_over_callers(si, offsetof(SubrInfo, is_central_agent));
     close_over_callers(si, offsetof(SubrInfo, replicates));
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (is_global_subr(s))
+            s->sub->varies = s->sub->uses_random || (s->sub->external && !stdlib_is_arithmetic(s));
+    }
+    close_over_callers(si, offsetof(SubrInfo, varies));
     for (int i = 0; i < si->subrs.len; i++) {
         const Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (is_global_subr(s) && s->sub->called_in_init && s->sub->replicates)

@@ -88,6 +88,18 @@ const StdSubr *stdlib_at(int i)
     return i >= 0 && i < stdlib_count() ? &subrs[i] : NULL;
 }
 
+bool stdlib_is_arithmetic(const Symbol *sym)
+{
+    static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
+                                        "minReal", "maxReal"};
+    if (!sym || sym->kind != SYM_FUNC || !sym->sub->external)
+        return false;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(sym->name, names[i]))
+            return true;
+    return false;
+}
+
 const StdSubr *stdlib_find(const char *name)
 {
     for (size_t i = 0; i < sizeof subrs / sizeof subrs[0]; i++)

@@ -244,6 +244,31 @@ START_TEST(test_sema_fold_errors)
 }
 END_TEST
 
+/* SubrInfo.varies: RANDOM or EXTERNAL code other than the standard
+   arithmetic, and every global subroutine that calls such a one */
+START_TEST(test_sema_varies)
+{
+    ck_assert_int_eq(analyze(
+        "Real FUNCTION sigmoid (Real CONST x) IS EXTERNAL;\n"
+        "Int FUNCTION intParam (String CONST name; Int CONST dflt) IS EXTERNAL;\n"
+        "Int FUNCTION draw () IS RETURN RANDOM (0...9); END;\n"
+        "Int FUNCTION twice () IS RETURN 2 * draw (); END;\n"
+        "Real FUNCTION act (Real CONST x) IS RETURN sigmoid (x); END;\n"
+        "Int FUNCTION param () IS RETURN intParam (\"k\", 1); END;\n"
+        "PROCEDURE roll (Int VAR k) IS k := twice (); END;\n"
+        "Int FUNCTION plain (Int CONST x) IS RETURN x + 1; END;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    ck_assert(global("draw")->sub->varies);
+    ck_assert(global("twice")->sub->varies);
+    ck_assert(global("roll")->sub->varies);
+    ck_assert(global("param")->sub->varies);
+    ck_assert(global("intParam")->sub->varies);
+    ck_assert(!global("sigmoid")->sub->varies);
+    ck_assert(!global("act")->sub->varies);
+    ck_assert(!global("plain")->sub->varies);
+}
+END_TEST
+
 START_TEST(test_sema_fold_array_sizes)
 {
     ck_assert_int_eq(analyze("Int CONST n := 3;\nTYPE V IS ARRAY n * 4 - 2 OF Real END;\n"
@@ -761,7 +786,7 @@ static Suite *sema_suite(void)
     };
     const TTest *const central_agent[] = {
         test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, test_sema_replicates,
-        NULL,
+        test_sema_varies, NULL,
     };
     const TTest *const annotations[] = {
         test_sema_call_kinds_and_categories, test_sema_node_grid_rewrite,
