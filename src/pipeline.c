@@ -25,6 +25,7 @@ Pipeline *pipeline_build(Program *prog, Arena *arena, const PipelineOptions *o)
         .fuse = po->on[PASS_FUSE] || po->on[PASS_SHARED] || po->on[PASS_MERGE_FIRST] ||
                 po->on[PASS_CONST_BRANCH],
         .const_branch = po->on[PASS_CONST_BRANCH],
+        .library = o->ir.library,
     };
     Pipeline *p = calloc(1, sizeof *p);
     if (!p) {

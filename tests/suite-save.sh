@@ -73,6 +73,25 @@ fails_with foreign "is not a file of saved networks" rt --param mode=1 --data ne
 fails_with missing "cannot read 'nothing.net'" rt --param mode=1 --data net=nothing.net
 fails_with replicated "the network net is replicated" rt --param mode=2 --data net=r.net
 
+# a value that only lives inside a network call, every replicate the same:
+# the reunited network holds it, and every build saves the same file
+rsrc=tests/save/reunited.nn
+if "$CUPITC" -Wall -Werror "$rsrc" -o "$out/re" >"$out/re.log" 2>&1 &&
+   "$CUPITC" -Wall -Werror -O0 --portable "$rsrc" -o "$out/re-O0" >>"$out/re.log" 2>&1 &&
+   "$CUPITC" -Wall -Werror --no-lanes "$rsrc" -o "$out/re-nolanes" >>"$out/re.log" 2>&1; then
+    for exe in re re-O0 re-nolanes; do
+        run "$exe" --data net="$exe.net"
+        [ "$st" -eq 0 ] && [ "$(cat "$out/last")" = 6 ] || echo "FAIL save-reunited-$exe: status $st"
+    done
+    if cmp -s "$out/re-O0.net" "$out/re.net" && cmp -s "$out/re-O0.net" "$out/re-nolanes.net"; then
+        echo "ok save-reunited"
+    else
+        echo "FAIL save-reunited: the builds saved different files"
+    fi
+else
+    echo "FAIL save-reunited: does not compile"; sed 's/^/    /' "$out/re.log" | head
+fi
+
 # the example trainer: train and save, then a second run loads and tests
 if "$CUPITC" examples/backprop.nn -o "$out/bp" >"$out/bp.log" 2>&1; then
     data="--data $ROOT/examples/data/circle.train --data Test=$ROOT/examples/data/circle.test"

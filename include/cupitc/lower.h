@@ -76,6 +76,7 @@ typedef struct LowerOptions {
     bool fuse;          /* run the transport and uniformity analyses */
     bool const_branch;  /* lane code keeps only the branch of an IF that
                            lower_known_arg decides */
+    bool library;       /* --library: C may call saveNetworks at any time */
 } LowerOptions;
 
 typedef struct LowerPlan LowerPlan;

@@ -1420,11 +1420,39 @@ static bool stable(const TNet *tn, const TRead *r, const TWriter *w)
     return true;
 }
 
+/* Whether the networks can be saved: saveNetworks (docs/stdlib.md) writes
+ * every element of every connection after the network was reunited
+ * (REPLICATE net INTO 1).  A connection type without MERGE procedure is
+ * reunited as one exemplar (semantics §8.10), so an element value that
+ * outlives an entry is read after it, as by a read that sees ENTRY, and
+ * must be in memory.  Without this, an optimised build saved an older
+ * value where every replicate held the same new one.  With a MERGE
+ * procedure, the elements it does not merge are unspecified after the
+ * reunion (§10.4.6) and those it merges are kept in memory anyway.  The C
+ * host of a --library object can call saveNetworks too. */
+static bool may_save(const LowerPlan *p)
+{
+    if (p->opts.library)
+        return true;
+    for (int i = 0; i < p->si->subrs.len; i++) {
+        const Symbol *s = VEC_AT(p->si->subrs, i, Symbol);
+        if (s->sub->external && !strcmp(s->name, "saveNetworks"))
+            return true;
+    }
+    return false;
+}
+
 static void decide(LowerPlan *p, TNet *tn, bool gave_up)
 {
     Arena *a = p->arena;
     LowerNet *net = tn->net;
     uint8_t *entry_read = xcalloc((size_t)tn->T + 1, 1);
+    if (may_save(p))
+        for (int b = 0; b < net->nbundles; b++) {
+            const Type *ct = net->bundles[b].conn;
+            if (!ct->merge || !ct->merge->decl)
+                memset(entry_read + idx(tn, b, 0), 1, (size_t)ct->elems.len);
+        }
     for (int i = 0; i < tn->reads.len; i++) {
         TRead *r = VEC_AT(tn->reads, i, TRead);
         int k = idx(tn, r->bundle, r->elem);
