@@ -168,9 +168,71 @@ static void scan_callee(TopoScan *ts, Symbol *s)
         vec_push(ts->lw->arena, &ts->callees, s);
 }
 
+/* The object functions an expression calls: a function may call object
+ * procedures on ME (docs/language-decisions.md), and those may replicate
+ * or delete ME, so `ME.x := ME.f ()` in a node procedure may change the
+ * topology as much as a call statement would. */
+static void scan_expr(TopoScan *ts, Expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_SELECT: scan_expr(ts, e->u.select.obj); break;
+    case EXPR_SUBSCRIPT:
+        scan_expr(ts, e->u.subscript.obj);
+        scan_expr(ts, e->u.subscript.index);
+        break;
+    case EXPR_ALLSLICE: scan_expr(ts, e->u.allslice.obj); break;
+    case EXPR_CONNADDR:
+        scan_expr(ts, e->u.connaddr.from);
+        scan_expr(ts, e->u.connaddr.to);
+        break;
+    case EXPR_UNARY: scan_expr(ts, e->u.unary.operand); break;
+    case EXPR_BINARY:
+        scan_expr(ts, e->u.binary.lhs);
+        scan_expr(ts, e->u.binary.rhs);
+        break;
+    case EXPR_TERNARY:
+        scan_expr(ts, e->u.ternary.cond);
+        scan_expr(ts, e->u.ternary.then_e);
+        scan_expr(ts, e->u.ternary.else_e);
+        break;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.len; i++)
+            scan_expr(ts, VEC_AT(e->u.call.args, i, Expr));
+        break;
+    case EXPR_OBJCALL:
+        scan_callee(ts, e->sym);
+        scan_expr(ts, e->u.objcall.obj);
+        for (int i = 0; i < e->u.objcall.args.len; i++)
+            scan_expr(ts, VEC_AT(e->u.objcall.args, i, Expr));
+        break;
+    case EXPR_CONVERT:
+        for (int i = 0; i < e->u.convert.args.len; i++)
+            scan_expr(ts, VEC_AT(e->u.convert.args, i, Expr));
+        break;
+    case EXPR_MAXINDEX: scan_expr(ts, e->u.maxindex.obj); break;
+    default: break;
+    }
+}
+
 static void scan_stmt(TopoScan *ts, Stmt *s)
 {
     switch (s->kind) {
+    case STMT_ASSIGN:
+        scan_expr(ts, s->u.assign.target);
+        scan_expr(ts, s->u.assign.value);
+        break;
+    case STMT_CALL:
+        scan_expr(ts, s->u.call.call);
+        break;
+    case STMT_REDUCTION:
+        scan_expr(ts, s->u.reduction.pvs);
+        scan_expr(ts, s->u.reduction.into);
+        break;
+    case STMT_RETURN:
+        scan_expr(ts, s->u.ret.value);
+        break;
     case STMT_REPLICATE: {
         int lvl = s->sem_flags & SEMF_LEVEL_MASK;
         if (lvl == SEMF_LEVEL_NODE || lvl == SEMF_LEVEL_CONN)
@@ -180,36 +242,56 @@ static void scan_stmt(TopoScan *ts, Stmt *s)
         break;
     }
     case STMT_OBJCALL:
-        scan_callee(ts, s->u.call.call->sym);
+        scan_expr(ts, s->u.call.call); /* the callee, and its arguments */
         break;
     case STMT_MULTICALL:
         for (int i = 0; i < s->u.multi.calls.len; i++)
-            scan_callee(ts, VEC_AT(s->u.multi.calls, i, Expr)->sym);
+            scan_expr(ts, VEC_AT(s->u.multi.calls, i, Expr));
         break;
     case STMT_WTA:
         scan_callee(ts, s->proc);
+        scan_expr(ts, s->u.wta.pv);
+        for (int i = 0; i < s->u.wta.args.len; i++)
+            scan_expr(ts, VEC_AT(s->u.wta.args, i, Expr));
         break;
     case STMT_IF:
-        for (int i = 0; i < s->u.if_.arms.len; i++)
-            scan_block(ts, VEC_AT(s->u.if_.arms, i, IfArm)->body);
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            scan_expr(ts, arm->cond);
+            scan_block(ts, arm->body);
+        }
         scan_block(ts, s->u.if_.else_body);
         break;
     case STMT_LOOP:
+        scan_expr(ts, s->u.loop.while_cond);
         scan_block(ts, s->u.loop.body);
+        scan_expr(ts, s->u.loop.until_cond);
         break;
     case STMT_FOR:
+        scan_expr(ts, s->u.for_.from);
+        scan_expr(ts, s->u.for_.to);
         scan_block(ts, s->u.for_.body);
+        scan_expr(ts, s->u.for_.until_cond);
         break;
-    default:
+    case STMT_EXTEND:
+    case STMT_CONNECT: case STMT_DISCONNECT: case STMT_MERGE:
+    case STMT_INPUT: case STMT_OUTPUT: case STMT_BREAK:
+    case STMT__COUNT:
         break;
     }
 }
 
 static void scan_block(TopoScan *ts, Block *b)
 {
-    if (b)
-        for (int i = 0; i < b->stmts.len; i++)
-            scan_stmt(ts, VEC_AT(b->stmts, i, Stmt));
+    if (!b)
+        return;
+    for (int i = 0; i < b->defs.len; i++) { /* the locals' initializers */
+        Decl *d = VEC_AT(b->defs, i, Decl);
+        for (int j = 0; j < d->u.data.ids.len; j++)
+            scan_expr(ts, VEC_AT(d->u.data.ids, j, InitId)->init);
+    }
+    for (int i = 0; i < b->stmts.len; i++)
+        scan_stmt(ts, VEC_AT(b->stmts, i, Stmt));
 }
 
 static void compute_may_topo(Lw *lw)
