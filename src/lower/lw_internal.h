@@ -79,6 +79,10 @@ typedef struct Lw {
     PtrVec may_topo;    /* Symbol*: object subroutines that may change topology */
     PtrMap recursive;   /* (Symbol*, NULL, 0): subroutines that can call themselves */
     bool conn_deletion; /* some connection procedure deletes its ME */
+    /* inside a multi-object call (a.p () AND b.q ()): the components'
+       topology requests are committed once, after the last component */
+    bool defer_commit;
+    IrExpr *deferred_commit; /* the network to commit for, or NULL */
     PtrVec merge_callees; /* Symbol*: object subroutines MERGE procedures call */
     /* cg_args: arguments replaced by temporaries (a copied-in node), or NULL */
     IrExpr *arg_temps[LW_MAX_ARG_TEMPS];

@@ -81,10 +81,16 @@ void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc
 
 static void commit_if_needed(Lw *lw, const Symbol *callee, IrExpr *net, Loc loc)
 {
-    if (lw_may_topo(lw, callee))
-        lw_eval(lw, ir_helper(M(lw), IRH_COMMIT_TOPOLOGY, ir_t(M(lw), IRT_VOID),
-                              IR_ARGS(net, lw_pos(lw, loc))),
-                loc);
+    if (!lw_may_topo(lw, callee))
+        return;
+    if (lw->defer_commit) {
+        if (!lw->deferred_commit)
+            lw->deferred_commit = net;
+        return;
+    }
+    lw_eval(lw, ir_helper(M(lw), IRH_COMMIT_TOPOLOGY, ir_t(M(lw), IRT_VOID),
+                          IR_ARGS(net, lw_pos(lw, loc))),
+            loc);
 }
 
 /* The loop over the connections of bundle b at node `node` of interface
@@ -1181,12 +1187,26 @@ static void stmt(Lw *lw, Stmt *s)
     case STMT_OBJCALL:
         objcall_stmt(lw, s->u.call.call);
         break;
-    case STMT_MULTICALL:
+    case STMT_MULTICALL: {
         /* the components may run in any order: one after the other, each
-           parallel inside */
+           parallel inside; what they request of the topology takes effect
+           when all have completed (semantics §7), so that the nodes the
+           later components select are the ones there were at the start */
+        bool outer = lw->defer_commit;
+        IrExpr *outer_net = lw->deferred_commit;
+        lw->defer_commit = true;
+        lw->deferred_commit = NULL;
         for (int i = 0; i < s->u.multi.calls.len; i++)
             objcall_stmt(lw, VEC_AT(s->u.multi.calls, i, Expr));
+        IrExpr *net = lw->deferred_commit;
+        lw->defer_commit = outer;
+        lw->deferred_commit = outer_net;
+        if (net)
+            lw_eval(lw, ir_helper(M(lw), IRH_COMMIT_TOPOLOGY, ir_t(M(lw), IRT_VOID),
+                                  IR_ARGS(net, lw_pos(lw, s->loc))),
+                    s->loc);
         break;
+    }
     case STMT_REDUCTION:
         if (lw_bare_applies(lw, s->u.reduction.into)) {
             /* INTO net.path: the result reaches every replicate */
