@@ -146,10 +146,13 @@ static void node_group_call(Lw *lw, LowerNet *net, int g, Expr *range, const Sym
     IrStmt *saved = lw_open(lw, loc);
     lw->blk->origin = origin;
     IrExpr *netx = ir_ref(m, lw->fn->net_v);
-    IrVar *lo, *hi;
-    lw_range(lw, range, ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, g), NULL), &lo, &hi, loc);
+    /* the arguments first: a network function in them may replicate or
+       delete nodes of the group, and the call runs on the nodes there are
+       then (as a call on replicates does, docs/language-decisions.md) */
     PtrVec a = {0};
     lw_args_to_temps(lw, proc, args, &a, loc);
+    IrVar *lo, *hi;
+    lw_range(lw, range, ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, g), NULL), &lo, &hi, loc);
     IrVar *i = fresh(lw, "i", i32);
     IrStmt *loop = range_loop(lw, IRFOR_NODES, i, ir_ref(m, lo), ir_ref(m, hi), loc);
     loop->g = g;
@@ -540,15 +543,21 @@ static void objcall_stmt(Lw *lw, Expr *call)
             LowerNet *net = lw->fn->net;
             Symbol *gs = obj->u.subscript.obj->sym;
             int g = lower_group_index(net, gs);
+            /* the arguments before the index's check (see node_group_call) */
+            IrStmt *saved = lw_open(lw, call->loc);
+            PtrVec temps = {0};
+            lw_args_to_temps(lw, proc, args, &temps, call->loc);
             vec_push(m->arena, &a, ir_ref(m, lw->fn->net_v));
             vec_push(m->arena, &a, ir_ref(m, lw->fn->rep_v));
             vec_push(m->arena, &a, lw_idx(lw, obj->loc, lw_expr(lw, obj->u.subscript.index),
                                           ir_netinfo(m, IRN_COUNT, ir_ref(m, lw->fn->net_v), ir_i32(m, g), NULL),
                                           gs->name));
-            lw_args(lw, proc, args, &a);
+            for (int k = 0; k < temps.len; k++)
+                vec_push(m->arena, &a, temps.items[k]);
             IrExpr *c = ir_call(m, lw_node_fn(lw, net, g, proc), 0, NULL);
             c->args = a;
             lw_eval(lw, c, call->loc);
+            lw_close(lw, saved);
             commit_if_needed(lw, proc, ir_ref(m, lw->fn->net_v), call->loc);
             return;
         }
