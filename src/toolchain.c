@@ -117,14 +117,17 @@ typedef struct RunResult {
         RUN_FAILED,     /* exit status `code` */
     } how;
     int code, err;
+    bool held; /* the kept stderr was not passed through (run's `hold`) */
 } RunResult;
 
 /* Runs the command; its stderr is passed through and, when `keep` is set,
  * also kept there (up to a bound, for the undefined references and for
- * telling a crash of the C compiler from an error it reports). */
-static RunResult run(const ArgList *a, char **keep)
+ * telling a crash of the C compiler from an error it reports).  With
+ * `hold`, what is kept is not passed through: the caller shows it or not
+ * (all of it is passed through when it cannot be kept whole). */
+static RunResult run(const ArgList *a, char **keep, bool hold)
 {
-    RunResult r = {RUN_OK, 0, 0};
+    RunResult r = {RUN_OK, 0, 0, false};
     int fds[2] = {-1, -1};
     int exec_fds[2] = {-1, -1}; /* the child's errno when exec fails */
     if (keep && pipe(fds) != 0)
@@ -178,7 +181,13 @@ static RunResult run(const ArgList *a, char **keep)
                     continue;
                 break;
             }
-            fwrite(chunk, 1, (size_t)n, stderr);
+            if (hold && (!buf || len + (size_t)n > KEEP_MAX)) {
+                if (buf)
+                    fwrite(buf, 1, len, stderr); /* too much to hold: show it all */
+                hold = false;
+            }
+            if (!hold)
+                fwrite(chunk, 1, (size_t)n, stderr);
             if (buf && len + (size_t)n <= KEEP_MAX) {
                 memcpy(buf + len, chunk, (size_t)n);
                 len += (size_t)n;
@@ -188,6 +197,7 @@ static RunResult run(const ArgList *a, char **keep)
         if (buf)
             buf[len] = '\0';
         *keep = buf;
+        r.held = hold;
     }
     int exec_err = 0;
     if (exec_fds[0] >= 0) {
@@ -350,6 +360,35 @@ static void cc_args(ArgList *a, const Cc *c)
         arg(a, c->words.v[i]);
 }
 
+/* After an internal compiler error: the same command with
+ * -fno-tree-vectorize last, so that it wins over -Xcc options.  Warns and
+ * returns true when that builds; false (the first failure stands) when not. */
+static bool retry_without_vectorizer(const ToolOptions *o, const ArgList *a, const char *messages)
+{
+    ArgList b = {0};
+    for (int i = 0; i < a->n; i++)
+        arg(&b, a->v[i]);
+    arg(&b, "-fno-tree-vectorize");
+    if (o->verbose)
+        print_command(stderr, &b);
+    char *again = NULL;
+    RunResult rr = run(&b, &again, true);
+    bool ok = rr.how == RUN_OK;
+    if (ok && again && rr.held)
+        fputs(again, stderr); /* its warnings */
+    if (ok) {
+        char *line = outside_failure(messages);
+        fprintf(stderr, "cupitc: warning: the C compiler crashed on the C generated for '%s' "
+                "(it said: %s); built it again without vectorization "
+                "(-fno-tree-vectorize), which makes slower code\n",
+                o->source_name, line ? line : "internal compiler error");
+        free(line);
+    }
+    free(again);
+    free(b.v);
+    return ok;
+}
+
 /* 1. The generated C alone: an error the C compiler reports here is
  * cupitc's, unless the user's C options caused it; a crash of the C
  * compiler or a lack of resources is neither. */
@@ -373,8 +412,19 @@ static bool compile_generated(const ToolOptions *o, const Cc *cc, const char *in
     if (o->verbose)
         print_command(stderr, &a);
     char *messages = NULL;
-    RunResult rr = run(&a, &messages);
+    RunResult rr = run(&a, &messages, true);
     bool ok = rr.how == RUN_OK;
+    bool shown = !rr.held;
+    if (!ok && rr.how == RUN_FAILED && messages && strstr(messages, "internal compiler error")) {
+        /* A bug of the C compiler, most often in its vectorizer (gcc 12's
+         * -O3 with AVX-512 stops in gimple_expand_vec_cond_expr on some
+         * programs): build once more without vectorization, which is
+         * slower code but the program's; its crash report is not shown. */
+        ok = retry_without_vectorizer(o, &a, messages);
+        shown = shown || ok;
+    }
+    if (messages && !shown)
+        fputs(messages, stderr);
     if (!ok) {
         r->failed = TOOL_FAILED_COMPILE;
         char *outside = rr.how == RUN_FAILED ? outside_failure(messages) : NULL;
@@ -430,7 +480,7 @@ static bool link_program(const ToolOptions *o, const Cc *cc, const char *inc_fla
     if (o->verbose)
         print_command(stderr, &l);
     char *messages = NULL;
-    RunResult rr = run(&l, &messages);
+    RunResult rr = run(&l, &messages, false);
     bool ok = rr.how == RUN_OK;
     if (!ok) {
         r->failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;

@@ -152,6 +152,12 @@ check cc-missing sh -c "CC=no-such-cc-here '$CUPITC' '$prog' -o '$out/x' 2>'$out
 check cc-ice sh -c "CC='$out/ice-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'C compiler crashed or ran out of resources .*internal compiler error' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-signal sh -c "CC='$out/segv-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'was ended by signal 11' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-silent sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q \"C compiler 'false' failed (exit status 1) without reporting an error\" '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+# a C compiler that crashes in its vectorizer (gcc 12, -O3, AVX-512): cupitc
+# builds again with -fno-tree-vectorize, warns, and the program runs; the
+# crash report itself is not shown
+printf '#!/bin/sh\ncase " $* " in *" -c "*) ;; *) exec cc "$@" ;; esac\nfor a; do [ "$a" = -fno-tree-vectorize ] && exec cc "$@"; done\necho "p.c:9:1: internal compiler error: in gimple_expand_vec_cond_expr" >&2\nexit 4\n' >"$out/vec-ice-cc"
+chmod +x "$out/vec-ice-cc"
+check cc-ice-retry sh -c "CC='$out/vec-ice-cc' '$CUPITC' '$prog' -o '$out/iceretry' 2>'$out/err' && grep -q 'warning: the C compiler crashed .*gimple_expand_vec_cond_expr.*built it again without vectorization' '$out/err' && [ \$(grep -c 'internal compiler error' '$out/err') -eq 1 ] && '$out/iceretry' | grep -q '^120 5'"
 # $CC is split at blanks into a command and its arguments, as make runs it
 check cc-with-arguments sh -c "CC='cc -DCUPITC_TEST_CC=1' '$CUPITC' -v '$prog' -o '$out/ccargs' 2>'$out/err' && grep -q '^cc -DCUPITC_TEST_CC=1 ' '$out/err' && '$out/ccargs' | grep -q '^120 5'"
 # errors in user C files are the user's, not internal errors
