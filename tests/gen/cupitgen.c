@@ -206,6 +206,9 @@ static int use_varp;
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
 static int use_castore;
+/* the one replicate (INDEX) whose network procedures write that global: two
+   replicates of one parallel call writing it would race; by the seed */
+static int gw_index;
 static const char *sym(void) { static const char *v[] = {"red", "green", "blue"}; return v[rnd(3)]; }
 
 /* units: groups and an optional node array.  The node array is sometimes
@@ -888,8 +891,12 @@ static void gen_stmts(Env *e, int n, int d)
     for (int i = 0; i < n; i++) {
         if (use_varp && !e->fn && ch(12)) { varp_stmt(e); continue; }
         if (use_castore && e->ctx == XNET && e->me == &net && !e->fn && ch(10)) {
-            /* one replicate writes: no race, the same in every build */
-            L("IF INDEX = %d THEN gw := %d; END;", rnd(20), rng(1, 99));
+            /* one replicate writes, the same in every statement: no race,
+               the same in every build (the draw keeps the other seeds'
+               programs as they were) */
+            int v = rng(1, 99);
+            (void)rnd(20);
+            L("IF INDEX = %d THEN gw := %d; END;", gw_index, v);
             continue;
         }
         int r = rnd(10);
@@ -2025,6 +2032,7 @@ int main(int argc, char **argv)
     use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
     use_varp = ((seed * 0x9E3779B97F4A7C15ULL) >> 45) % 2 == 0;
     use_castore = ((seed * 0x9E3779B97F4A7C15ULL) >> 46) % 2 == 0;
+    gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
