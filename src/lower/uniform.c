@@ -40,7 +40,8 @@ typedef struct UCtx {
     unsigned marks;        /* symbols marked so far */
     PtrVec stack;          /* subroutines being walked */
     bool gave_up;
-    bool effects;          /* a procedure call with effects of its own was walked */
+    bool effects;          /* a procedure call with effects of its own, RANDOM or a
+                              call of a function that may vary was walked */
     PtrMap calls;          /* CA call (Expr *) -> (void *)1 uniform / (void *)2 not */
 } UCtx;
 
@@ -181,7 +182,12 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
     case EXPR_CONNADDR:
         return true;
     case EXPR_UNARY:
-        return e->u.unary.op == OP_RANDOM || u_expr(c, w, e->u.unary.operand);
+        if (e->u.unary.op == OP_RANDOM) {
+            c->effects = true; /* a draw in every replicate */
+            u_expr(c, w, e->u.unary.operand);
+            return true;
+        }
+        return u_expr(c, w, e->u.unary.operand);
     case EXPR_BINARY:
         d = u_expr(c, w, e->u.binary.lhs);
         return u_expr(c, w, e->u.binary.rhs) || d;
@@ -193,7 +199,10 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
         for (int i = 0; i < e->u.call.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.call.args, i, Expr));
         /* EXTERNAL code may answer each replicate differently, and so may
-           a global function that draws RANDOM numbers or calls such code */
+           a global function that draws RANDOM numbers or calls such code;
+           each replicate's call is an effect of its own (it may print) */
+        if (e->sym && e->sym->sub->varies)
+            c->effects = true;
         return d || (e->sym && e->sym->sub->varies);
     case EXPR_CONVERT:
         for (int i = 0; i < e->u.convert.args.len; i++)
