@@ -122,6 +122,10 @@ static void fold_compare(Expr *e, Op op, const Expr *a, const Expr *b)
     int cmp;
     if (a->type->kind == TY_REAL || b->type->kind == TY_REAL) {
         double x = real_of(a), y = real_of(b);
+        if (isnan(x) || isnan(y)) { /* unordered: only <> holds */
+            set_int(e, op == OP_NE);
+            return;
+        }
         cmp = x < y ? -1 : x > y;
     } else {
         cmp = a->const_int < b->const_int ? -1 : a->const_int > b->const_int;

@@ -219,6 +219,24 @@ START_TEST(test_sema_fold_reals_single)
 }
 END_TEST
 
+/* a NaN (inf - inf of a denoter too large for Real) compares unordered */
+START_TEST(test_sema_fold_nan_compare)
+{
+    ck_assert_int_eq(analyze(
+        "Real CONST big := 1.0e39, n := big - big;\n"
+        "Bool CONST eq := n = n, ne := n <> n, lt := n < 1.0, le := n <= 1.0, gt := 1.0 > n,\n"
+        "  ge := n >= n;\n"
+        "PROCEDURE program () IS END;\n"), 0);
+    ck_assert(isnan(global("n")->const_real));
+    expect_int("eq", 0);
+    expect_int("ne", 1);
+    expect_int("lt", 0);
+    expect_int("le", 0);
+    expect_int("gt", 0);
+    expect_int("ge", 0);
+}
+END_TEST
+
 START_TEST(test_sema_fold_not_constant)
 {
     ck_assert_int_eq(analyze("Int VAR x := 1;\nInt CONST a := x + 1, b := RANDOM (1...3);\n"
@@ -782,6 +800,7 @@ static Suite *sema_suite(void)
     };
     const TTest *const folding[] = {
         test_sema_fold_integers, test_sema_fold_reals_and_bools, test_sema_fold_reals_single,
+        test_sema_fold_nan_compare,
         test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
     };
     const TTest *const central_agent[] = {
