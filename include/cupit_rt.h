@@ -461,7 +461,9 @@ void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_off
  * that loops over lanes vectorize) unless the program is built with
  * -fno-builtin.  The activation function is tanh, computed by a rational
  * approximation (error below 4e-7) that needs only + - * / and so
- * vectorizes; beyond |x| = 7.9 tanh is +-1 in single precision. */
+ * vectorizes; x is clamped to +-7.9, where the approximation is still within
+ * that bound, so the result never reaches +-1 (tanh(inf) is 0.9999997, and
+ * sigmoidPrime never 0). */
 static inline cp_real rt_tanh(cp_real x)
 {
 #ifdef CUPIT_REAL_DOUBLE
