@@ -121,6 +121,18 @@ static Symbol *combined_element(Ctx *c, Stmt *s, Expr *pv, Ident elem, const cha
     if (et && type_is_error(et))
         return NULL;
     if (!et || !shape_matches(pv, et, level)) {
+        /* ME.i[].q.b: a part of an element of the parallel variable */
+        const Expr *in = pv;
+        while (in->kind == EXPR_SELECT || in->kind == EXPR_SUBSCRIPT) {
+            const Expr *up = in;
+            in = in->kind == EXPR_SELECT ? in->u.select.obj : in->u.subscript.obj;
+            if (in->cat == VC_PV && up->kind == EXPR_SELECT) {
+                diag_error(elem.loc, "%s combines a whole data element of each member "
+                           "('%s' here), not a part of one ('%s')", stmt,
+                           up->u.select.elem.name, elem.name);
+                return NULL;
+            }
+        }
         diag_error(pv->loc, "in %s, %s combines over %s", sema_ctx_desc(c), stmt,
                    level_phrase(level));
         return NULL;
