@@ -976,6 +976,32 @@ static IrExpr *net_function_args_first(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
     return ir_stmts(m, b, ir_ref(m, res));
 }
 
+/* A record function that changes its ME (SubrInfo.changes_me) called in
+ * the central agent on a record reached through the bare network variable
+ * (net.p.f ()): it runs on replicate 0, then the record is copied to the
+ * other replicates, as objcall_stmt does for a procedure; the indices of
+ * the path are evaluated once, before the call. */
+static IrExpr *bare_record_function(Lw *lw, Expr *e)
+{
+    IrModule *m = lw->m;
+    const Symbol *f = e->sym;
+    Expr *obj = e->u.objcall.obj;
+    IrStmt *b = ir_block(m, e->loc);
+    IrStmt *saved = lw_push(lw, b);
+    LwBare bare;
+    lw_bare_begin(lw, obj, &bare, e->loc);
+    PtrVec out = {0};
+    vec_push(m->arena, &out, ir_addr(m, lw_lvalue(lw, obj)));
+    lw_args(lw, f, &e->u.objcall.args, &out);
+    IrExpr *c = ir_call(m, lw_conn_fn(lw, f), 0, NULL);
+    c->args = out;
+    IrVar *res = lw_decl(lw, "res", lw_vt(lw, f->sub->result), c, e->loc);
+    lw_bare_copy(lw, &bare, e->loc);
+    lw_bare_end(lw, &bare);
+    lw_close(lw, saved);
+    return ir_stmts(m, b, ir_ref(m, res));
+}
+
 static IrExpr *objcall(Lw *lw, Expr *e)
 {
     IrModule *m = lw->m;
@@ -988,6 +1014,8 @@ static IrExpr *objcall(Lw *lw, Expr *e)
     PtrVec out = {0};
     switch (owner->kind) {
     case TY_RECORD:
+        if (f->sub->changes_me && lw_bare_applies(lw, obj))
+            return bare_record_function(lw, e);
         vec_push(m->arena, &out, receiver_addr(lw, obj));
         lw_args(lw, f, &e->u.objcall.args, &out);
         break;
