@@ -123,6 +123,9 @@ typedef struct SubrAnalysis {
     const char *net_use; /* "INDEX", "REDUCTION", ...; NULL if none */
     Loc net_use_loc;
     PtrVec me_calls;   /* Expr* EXPR_OBJCALL on ME or YOU of a non-record type */
+    PtrVec self_calls; /* object functions: Expr*, the read-only objects the
+                          function is called on in its own body (S-43 once the
+                          body shows that it changes its ME) */
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
     PtrVec locals;     /* Symbol*: its parameters and local data objects (all
                           blocks), in definition order (-Wall) */

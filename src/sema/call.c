@@ -309,6 +309,16 @@ static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
     return false;
 }
 
+/* S-43 for a call of m, a function that changes its ME, on the read-only
+ * object obj. */
+static bool changing_function_target(Ctx *c, Expr *obj, const Symbol *m)
+{
+    char verb[256];
+    snprintf(verb, sizeof verb, "call '%s', a function that calls a procedure on its ME, on",
+             m->name);
+    return sema_check_writable(c, obj, verb, "");
+}
+
 /* Object procedure calls may not change a read-only object (CONST record,
  * YOU, ME of a reduction/WTA function); object functions may still call
  * procedures on ME (semantics.md §12).  Such a function changes the object
@@ -317,21 +327,31 @@ static bool check_level(Ctx *c, Expr *e, Expr *obj, Symbol *m, bool multi)
 static bool check_call_target(Ctx *c, Expr *obj, Symbol *m)
 {
     bool changes = m->kind == SYM_OBJPROC || (m->kind == SYM_OBJFUNC && m->sub->changes_me);
-    if (!changes)
-        return true;
     Expr *root = sema_object_root(obj);
+    bool exempt = root->kind == EXPR_ME && c->kind != CTX_RED && c->kind != CTX_WTA;
+    if (!changes) {
+        /* the function being analysed called on another object: whether it
+           changes its ME is known only after its body (sema_check_self_calls) */
+        if (m == c->subr && m->kind == SYM_OBJFUNC && obj->read_only && !exempt)
+            vec_push(c->si->temp, &m->sub->an->self_calls, obj);
+        return true;
+    }
     if (root->kind == EXPR_ME && c->subr && c->subr->kind == SYM_OBJFUNC)
         c->subr->sub->changes_me = true;
-    if (!obj->read_only)
-        return true;
-    if (root->kind == EXPR_ME && c->kind != CTX_RED && c->kind != CTX_WTA)
+    if (!obj->read_only || exempt)
         return true;
     if (m->kind == SYM_OBJPROC)
         return sema_check_writable(c, obj, "call a procedure on", "");
-    char verb[256];
-    snprintf(verb, sizeof verb, "call '%s', a function that calls a procedure on its ME, on",
-             m->name);
-    return sema_check_writable(c, obj, verb, "");
+    return changing_function_target(c, obj, m);
+}
+
+void sema_check_self_calls(Ctx *c)
+{
+    Symbol *f = c->subr;
+    if (!f || f->kind != SYM_OBJFUNC || !f->sub->changes_me)
+        return;
+    for (int i = 0; i < f->sub->an->self_calls.len; i++)
+        changing_function_target(c, VEC_AT(f->sub->an->self_calls, i, Expr), f);
 }
 
 /* ObjectProcedureCall -> Object "." ObjectProcedureId "(" ArgumentList ")";

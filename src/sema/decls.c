@@ -355,6 +355,7 @@ static void subr_body(SemaInfo *si, Decl *d, Symbol *sym)
     if (sym->sub->external || !d->u.subr.body)
         return;
     sema_block(&c, d->u.subr.body);
+    sema_check_self_calls(&c);
     if (is_function_kind(sym->kind)) {
         Loc blame = d->u.subr.name.loc;
         if (!sema_ends_in_return(d->u.subr.body, &blame))

@@ -136,6 +136,10 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at);
 /* §5.1: records a call to a global subroutine and reports calls of CA
  * subroutines from parallel code. */
 void sema_note_global_call(Ctx *c, Symbol *callee, Loc at);
+/* After the body of the object function c->subr: S-43 for the calls of
+ * it on read-only objects in its own body, where the body changes its ME
+ * (known only once the whole body is analysed). */
+void sema_check_self_calls(Ctx *c);
 /* Checks the VAR-parameter rule (§4.1, S-31) for an object procedure. */
 void sema_check_var_param_rule(Ctx *c, Symbol *callee, Loc at);
 
