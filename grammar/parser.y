@@ -64,6 +64,8 @@ struct Parser {
     Program *prog;
     int lex_errors_seen;  /* lexical errors already accounted for */
     void *states, *locs;  /* &yyss and &yyls of yyparse (see parse_opener) */
+    Loc nested_def;       /* the last definition found inside a body
+                             (block_nested_def); line 0 if none */
 };
 
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p);
@@ -77,6 +79,7 @@ static PtrVec syntax_list1(Parser *p, void *item);
 static PtrVec syntax_append(Parser *p, PtrVec list, void *item);
 static Block *block_add_def(Parser *p, Block *b, Decl *def);
 static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt);
+static Block *block_nested_def(Parser *p, Block *b, Decl *def);
 static Block *block_recovered(Parser *p, Block *b);
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part);
 static PtrVec kept_list(Parser *p, PtrVec list);
@@ -198,7 +201,7 @@ static Ident no_ident(Loc loc);
 %type <list>   Parameters ArgumentList ExprList ObjCallList ParamList
 %type <decl>   CupitPart TypeDef DataObjectDef ProcedureDef FunctionDef
 %type <decl>   ReductionFunctionDef WtaFunctionDef ElemItem NodeElemItem ElemDef
-%type <decl>   NodeElemDef DataElemDef InterfaceElemDef MergeProcDef
+%type <decl>   NodeElemDef DataElemDef InterfaceElemDef MergeProcDef NestedDef
 %type <tbody>  TypeDefBody
 %type <sbody>  SubrDesc
 %type <endkw>  EndKw
@@ -444,6 +447,16 @@ StmtItems
     | StmtItems Statement ';'                   { $$ = block_add_stmt(p, $1, $2); }
     | StmtItems Statement error                 { $$ = block_add_stmt(p, $1, $2); } /* missing ';' */
     | StmtItems error ';'                       { $$ = block_recovered(p, $1); }
+    | StmtItems NestedDef ';'                   { $$ = block_nested_def(p, $1, $2); }
+    ;
+
+/* Not allowed in a body; parsed whole so that the parse goes on after it. */
+NestedDef
+    : TypeDef
+    | ProcedureDef
+    | FunctionDef
+    | ReductionFunctionDef
+    | WtaFunctionDef
     ;
 
 Statement
@@ -796,6 +809,27 @@ static Block *block_add_stmt(Parser *p, Block *b, Stmt *stmt)
     return b;
 }
 
+/* A type or subroutine definition in a body (grammar.md: only
+ * DataObjectDefs are local): reported, then dropped.  It is as likely the
+ * next top-level definition after a body whose END is missing; the error at
+ * the end of the file that follows then is not reported again
+ * (yyreport_syntax_error). */
+static Block *block_nested_def(Parser *p, Block *b, Decl *def)
+{
+    sync_lex_errors(p);
+    const char *what = def->kind == DECL_TYPE        ? "type"
+                       : def->kind == DECL_PROC      ? "procedure"
+                       : def->kind == DECL_FUNC      ? "function"
+                       : def->kind == DECL_REDUCTION ? "reduction function"
+                                                     : "WTA function";
+    Ident name = def->kind == DECL_TYPE ? def->u.type.name : def->u.subr.name;
+    diag_error(def->loc, "definition of %s '%s' inside a subroutine body (types and subroutines "
+               "are defined at the top level only; or is an 'END' missing before it?)",
+               what, name.name);
+    p->nested_def = def->loc;
+    return b;
+}
+
 static Block *block_recovered(Parser *p, Block *b)
 {
     sync_lex_errors(p);
@@ -953,7 +987,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     int opener;
     Loc opened;
     char note[96] = "";
-    if (end && parse_opener(ctx, p, &opener, &opened))
+    bool found = end && parse_opener(ctx, p, &opener, &opened);
+    if (found && la == YYSYMBOL_YYEOF && p->nested_def.line &&
+        (opened.line < p->nested_def.line ||
+         (opened.line == p->nested_def.line && opened.col < p->nested_def.col)))
+        return 0; /* the END missing before that definition, already reported */
+    if (found)
         snprintf(note, sizeof note, " (to close '%.*s' at line %d)",
                  bare_len(lex_token_name(opener)), lex_token_name(opener) + 1,
                  opened.line);
