@@ -636,11 +636,14 @@ static IrExpr *binary(Lw *lw, Expr *e)
     Type *common = NULL;
     if (op != OP_POW && op != OP_LSHIFT && op != OP_RSHIFT && op != OP_IN)
         common = type_common(l->type, r->type);
+    /* in lane code the left operand of AND/OR may be evaluated already
+       (its right one makes lane calls: lw_lanes.c, hoist_short_circuit) */
+    IrExpr *hl = (op == OP_OR || op == OP_AND) && lw->fn && lw->fn->lane ? lw_lane_hoisted(lw, l) : NULL;
     switch (op) {
     case OP_OR:
-        return ir_binary(m, IROP_LOR, t, lw_expr(lw, l), lw_expr(lw, r));
+        return ir_binary(m, IROP_LOR, t, hl ? hl : lw_expr(lw, l), lw_expr(lw, r));
     case OP_AND:
-        return ir_binary(m, IROP_LAND, t, lw_expr(lw, l), lw_expr(lw, r));
+        return ir_binary(m, IROP_LAND, t, hl ? hl : lw_expr(lw, l), lw_expr(lw, r));
     case OP_XOR:
         return ir_binary(m, IROP_NE, t, ir_cast(m, bt, lw_expr(lw, l)), ir_cast(m, bt, lw_expr(lw, r)));
     case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE: {

@@ -242,6 +242,7 @@ static void hoist_in(Lw *lw, Expr *e);
 static bool has_lane_call(const Expr *e);
 static bool any_lane_call(const PtrVec *v);
 static void hoist_branches(Lw *lw, Expr *e);
+static void hoist_short_circuit(Lw *lw, Expr *e);
 
 static void hoist_args(Lw *lw, PtrVec *args)
 {
@@ -362,6 +363,10 @@ static void hoist_in(Lw *lw, Expr *e)
     case EXPR_ALLSLICE: hoist_in(lw, e->u.allslice.obj); break;
     case EXPR_UNARY: hoist_in(lw, e->u.unary.operand); break;
     case EXPR_BINARY:
+        if ((e->u.binary.op == OP_AND || e->u.binary.op == OP_OR) && has_lane_call(e->u.binary.rhs)) {
+            hoist_short_circuit(lw, e);
+            break;
+        }
         hoist_in(lw, e->u.binary.lhs);
         hoist_in(lw, e->u.binary.rhs);
         break;
@@ -446,6 +451,35 @@ static void hoist_branches(Lw *lw, Expr *e)
     pop_mask(lw);
     push_mask(lw, em);
     hoist_in(lw, e->u.ternary.else_e);
+    pop_mask(lw);
+}
+
+/* a AND b / a OR b whose b makes lane calls: AND and OR short-circuit
+ * (docs/compiler-dependent.md), so b's calls run only in the lanes where a
+ * leaves the result open, under the mask a (AND) or NOT a (OR); a is
+ * evaluated once per lane, into a lane array that lw_expr then reads
+ * (lw_lane_hoisted). */
+static void hoist_short_circuit(Lw *lw, Expr *e)
+{
+    IrModule *m = M(lw);
+    Loc loc = e->loc;
+    const IrType *bt = ir_t(m, IRT_BOOL);
+    Expr *l = e->u.binary.lhs;
+    hoist_in(lw, l);
+    IrVar *mk = cur_mask(lw);
+    IrVar *cv = lw_decl(lw, "sc", ir_t_lanes(m, bt), NULL, loc);
+    IrVar *rm = lw_decl(lw, "Mr", mask_t(lw), NULL, loc);
+    LaneLoop ll = lanes_begin(lw, false, loc);
+    IrStmt *saved = open_if(lw, at(lw, mk), loc);
+    lw_assign(lw, at(lw, cv), lw_expr_as(lw, l, lw->si->builtin[TY_BOOL]), loc);
+    IrExpr *open = e->u.binary.op == OP_AND ? at(lw, cv) : ir_unary(m, IROP_NOT, bt, at(lw, cv));
+    lw_assign(lw, at(lw, rm), ir_cast(m, ir_t(m, IRT_I32), open), loc);
+    lw_close(lw, saved);
+    lanes_end(lw, &ll);
+    vec_push(lw->arena, &lw->hoist_exprs, l);
+    vec_push(lw->arena, &lw->hoist_vars, cv);
+    push_mask(lw, rm);
+    hoist_in(lw, e->u.binary.rhs);
     pop_mask(lw);
 }
 
