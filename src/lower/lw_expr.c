@@ -197,7 +197,7 @@ void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
     case EXPR_SUBSCRIPT:
         lw_net_object(lw, e->u.subscript.obj, net, rep, lnet);
         if (type_is_integral(e->u.subscript.index->type))
-            *rep = lw_idx(lw, e->loc, lw_expr(lw, e->u.subscript.index),
+            *rep = lw_idx(lw, e->loc, lw_sub_index(lw, e->u.subscript.index),
                           ir_netinfo(m, IRN_NREPS, *net, NULL, NULL), "replicate");
         else
             *rep = NULL;
@@ -979,28 +979,130 @@ static IrExpr *net_function_args_first(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
     return ir_stmts(m, b, ir_ref(m, res));
 }
 
+static bool any_moves_storage(const PtrVec *v)
+{
+    for (int i = 0; i < v->len; i++)
+        if (lw_moves_storage(VEC_AT(*v, i, Expr)))
+            return true;
+    return false;
+}
+
+bool lw_moves_storage(const Expr *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case EXPR_SELECT: return lw_moves_storage(e->u.select.obj);
+    case EXPR_SUBSCRIPT:
+        return lw_moves_storage(e->u.subscript.obj) || lw_moves_storage(e->u.subscript.index);
+    case EXPR_ALLSLICE: return lw_moves_storage(e->u.allslice.obj);
+    case EXPR_UNARY: return lw_moves_storage(e->u.unary.operand);
+    case EXPR_BINARY: return lw_moves_storage(e->u.binary.lhs) || lw_moves_storage(e->u.binary.rhs);
+    case EXPR_TERNARY:
+        return lw_moves_storage(e->u.ternary.cond) || lw_moves_storage(e->u.ternary.then_e) ||
+               lw_moves_storage(e->u.ternary.else_e);
+    case EXPR_CALL:
+        return (e->sym && e->sym->sub && e->sym->sub->is_central_agent) ||
+               any_moves_storage(&e->u.call.args);
+    case EXPR_CONVERT: return any_moves_storage(&e->u.convert.args);
+    case EXPR_OBJCALL:
+        return (e->sym && e->sym->sub && e->sym->sub->changes_me && e->sym->owner &&
+                e->sym->owner->kind != TY_RECORD) ||
+               lw_moves_storage(e->u.objcall.obj) || any_moves_storage(&e->u.objcall.args);
+    default:
+        return false;
+    }
+}
+
+bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args)
+{
+    if (!in_central_agent(lw) || !any_moves_storage(args))
+        return false;
+    for (int i = 0; i < args->len && i < subr->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+        Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
+        Expr *a = VEC_AT(*args, i, Expr);
+        TypeKind k = p->type->kind;
+        if (p->access != ACCESS_CONST || lw->arg_temps[i] ||
+            (subr->sub->external && (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE ||
+                                     k == TY_CONNECTION || type_is_node_array(p->type))))
+            continue;
+        IrVar *t = lw_decl(lw, "fa", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), a->loc);
+        t->is_const = true;
+        lw->arg_temps[i] = ir_ref(lw->m, t);
+    }
+    return true;
+}
+
+bool lw_indices_first(Lw *lw, Expr *target, LwBare *b)
+{
+    memset(b, 0, sizeof *b);
+    if (!lw->fn || lw->fn->ctx != CTX_CA || lw->fn->lane)
+        return false;
+    Expr *found[LW_MAX_BARE_IDX];
+    int n = 0;
+    for (Expr *e = target; e && n < LW_MAX_BARE_IDX;) {
+        if (e->kind == EXPR_SELECT) {
+            e = e->u.select.obj;
+        } else if (e->kind == EXPR_SUBSCRIPT) {
+            if (lw_moves_storage(e->u.subscript.index))
+                found[n++] = e->u.subscript.index;
+            e = e->u.subscript.obj;
+        } else {
+            break;
+        }
+    }
+    /* in the order they are written (outermost first) */
+    for (int i = n - 1; i >= 0; i--) {
+        Expr *x = found[i];
+        b->idx[b->n] = x;
+        b->tmp[b->n] = lw_decl(lw, "ix", lw_vt(lw, x->type), lw_expr(lw, x), x->loc);
+        b->tmp[b->n]->is_const = true;
+        b->n++;
+    }
+    if (!b->n)
+        return false;
+    b->up = lw->bare;
+    lw->bare = b;
+    return true;
+}
+
+void lw_indices_end(Lw *lw, LwBare *b)
+{
+    if (b->n && !b->target && lw->bare == b)
+        lw->bare = b->up;
+}
+
 /* A record function that changes its ME (SubrInfo.changes_me) called in
  * the central agent on a record reached through the bare network variable
  * (net.p.f ()): it runs on replicate 0, then the record is copied to the
  * other replicates, as objcall_stmt does for a procedure; the indices of
- * the path are evaluated once, before the call. */
-static IrExpr *bare_record_function(Lw *lw, Expr *e)
+ * the path are evaluated once, before the call.  Also any record function
+ * whose arguments may move network storage (lw_moves_storage): they are
+ * evaluated before the receiver's address is taken. */
+static IrExpr *ca_record_function(Lw *lw, Expr *e)
 {
     IrModule *m = lw->m;
     const Symbol *f = e->sym;
     Expr *obj = e->u.objcall.obj;
     IrStmt *b = ir_block(m, e->loc);
     IrStmt *saved = lw_push(lw, b);
-    LwBare bare;
-    lw_bare_begin(lw, obj, &bare, e->loc);
+    LwBare bare, ix;
+    bool all = f->sub->changes_me && lw_bare_begin(lw, obj, &bare, e->loc);
+    if (!all) {
+        memset(&bare, 0, sizeof bare);
+        lw_indices_first(lw, obj, &ix);
+    }
+    lw_args_first(lw, f, &e->u.objcall.args);
     PtrVec out = {0};
-    vec_push(m->arena, &out, ir_addr(m, lw_lvalue(lw, obj)));
+    vec_push(m->arena, &out, receiver_addr(lw, obj));
     lw_args(lw, f, &e->u.objcall.args, &out);
     IrExpr *c = ir_call(m, lw_conn_fn(lw, f), 0, NULL);
     c->args = out;
     IrVar *res = lw_decl(lw, "res", lw_vt(lw, f->sub->result), c, e->loc);
     lw_bare_copy(lw, &bare, e->loc);
     lw_bare_end(lw, &bare);
+    if (!all)
+        lw_indices_end(lw, &ix);
     lw_close(lw, saved);
     return ir_stmts(m, b, ir_ref(m, res));
 }
@@ -1017,8 +1119,9 @@ static IrExpr *objcall(Lw *lw, Expr *e)
     PtrVec out = {0};
     switch (owner->kind) {
     case TY_RECORD:
-        if (f->sub->changes_me && lw_bare_applies(lw, obj))
-            return bare_record_function(lw, e);
+        if ((f->sub->changes_me && lw_bare_applies(lw, obj)) ||
+            (in_central_agent(lw) && (any_moves_storage(&e->u.objcall.args) || lw_moves_storage(obj))))
+            return ca_record_function(lw, e);
         vec_push(m->arena, &out, receiver_addr(lw, obj));
         lw_args(lw, f, &e->u.objcall.args, &out);
         break;
@@ -1288,10 +1391,14 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
 /* The new value of `cur op= value` (op of the assignment statement s). */
 IrExpr *lw_compound_rhs(Lw *lw, Stmt *s, IrExpr *cur)
 {
+    return lw_compound_value(lw, s, cur, lw_expr(lw, s->u.assign.value));
+}
+
+IrExpr *lw_compound_value(Lw *lw, Stmt *s, IrExpr *cur, IrExpr *x)
+{
     IrModule *m = lw->m;
     Expr *t = s->u.assign.target;
     IrExpr *pos = lw_pos(lw, s->loc);
-    IrExpr *x = lw_expr(lw, s->u.assign.value);
     bool integral = type_is_integral(t->type);
     const IrType *T = lw_vt(lw, t->type), *i64 = ir_t(m, IRT_I64);
     switch (s->u.assign.op) {

@@ -199,6 +199,24 @@ IrExpr *lw_blocked(Lw *lw, IrExpr *net);
 /* Split X[] / X[a...b] / X. */
 void lw_split_multi(Expr *pv, Expr **base, Expr **range);
 IrExpr *lw_compound_rhs(Lw *lw, Stmt *s, IrExpr *cur);
+/* The same with the value already lowered (x, of the value's type). */
+IrExpr *lw_compound_value(Lw *lw, Stmt *s, IrExpr *cur, IrExpr *x);
+/* Whether evaluating e may move or free network storage: it calls a
+ * central-agent subroutine (which may REPLICATE, EXTEND, ...) or a network
+ * function that calls a procedure on its ME.  In the central agent such a
+ * value or argument is evaluated before the address of a location in a
+ * network is taken (the location may be in the storage it frees). */
+bool lw_moves_storage(const Expr *e);
+/* In the central agent, when an argument of subr moves storage: the CONST
+ * arguments evaluated into temporaries in the current block (lw->arg_temps,
+ * taken by the next lw_args); false (nothing done) otherwise. */
+bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args);
+/* In the central agent: the subscripts in the path target that move
+ * storage, evaluated into temporaries in the current block before the
+ * address is taken (lw_sub_index reads them while b is on lw->bare);
+ * false (nothing done) when there are none.  end takes b off again. */
+bool lw_indices_first(Lw *lw, Expr *target, LwBare *b);
+void lw_indices_end(Lw *lw, LwBare *b);
 IrExpr *lw_lane_idx(Lw *lw);    /* the current lane index (lane code) */
 
 /* ---- lw_stmt.c ---- */

@@ -336,6 +336,22 @@ void lw_global_call_stmt(Lw *lw, const Symbol *f, PtrVec *args, Loc loc)
         lw_eval(lw, ir_helper(m, IRH_LIB_DONE, ir_t(m, IRT_VOID), IR_ARGS(ir_ref(m, saved))), loc);
 }
 
+static bool any_var_arg(const Symbol *f)
+{
+    for (int i = 0; i < f->sub->params.len; i++)
+        if (VEC_AT(f->sub->params, i, Symbol)->access == ACCESS_VAR)
+            return true;
+    return false;
+}
+
+static bool lw_moves_storage_args(const PtrVec *args)
+{
+    for (int i = 0; i < args->len; i++)
+        if (lw_moves_storage(VEC_AT(*args, i, Expr)))
+            return true;
+    return false;
+}
+
 /* A procedure call.  In the central agent of a program with lane blocks a
  * node X.g[i] passed as a VAR argument is copied into a plain record
  * before the call and back after it. */
@@ -411,6 +427,14 @@ static void call_stmt(Lw *lw, Expr *call)
                         call->loc);
         lw->arg_temps[i] = ir_addr(m, ir_ref(m, vt[i]));
     }
+    /* an argument that may move network storage before the addresses of
+       VAR arguments are taken (assign_stmt) */
+    if (!any && lw->fn && lw->fn->ctx == CTX_CA && any_var_arg(f) && lw_moves_storage_args(args)) {
+        saved = lw_open(lw, call->loc);
+        any = true;
+    }
+    if (any_var_arg(f))
+        lw_args_first(lw, f, args);
     lw_global_call_stmt(lw, f, args, call->loc);
     for (int i = 0; i < LW_MAX_ARG_TEMPS; i++) {
         if (!vt[i])
@@ -482,10 +506,27 @@ static void objcall_stmt(Lw *lw, Expr *call)
         IrStmt *saved = all ? lw_open(lw, call->loc) : NULL;
         if (all)
             lw_bare_begin(lw, obj, &bare, call->loc);
+        /* arguments and subscripts that may move network storage before
+           the receiver's address is taken (assign_stmt) */
+        LwBare ix;
+        if (!all && lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane &&
+            (lw_moves_storage_args(args) || lw_moves_storage(obj))) {
+            saved = lw_open(lw, call->loc);
+            lw_indices_first(lw, obj, &ix);
+        }
+        lw_args_first(lw, proc, args);
         vec_push(m->arena, &a, ir_addr(m, lw_lvalue(lw, obj)));
         lw_args(lw, proc, args, &a);
-        if (!all)
-            break;
+        if (!all) {
+            if (!saved)
+                break;
+            IrExpr *c = ir_call(m, lw_conn_fn(lw, proc), 0, NULL);
+            c->args = a;
+            lw_eval(lw, c, call->loc);
+            lw_indices_end(lw, &ix);
+            lw_close(lw, saved);
+            return;
+        }
         IrExpr *c = ir_call(m, lw_conn_fn(lw, proc), 0, NULL);
         c->args = a;
         lw_eval(lw, c, call->loc);
@@ -907,19 +948,22 @@ static void connaddr_assign(Lw *lw, Stmt *s)
 }
 
 /* `lv op= value` for an assignment statement; the address of lv is
- * evaluated once. */
-static void assign_to(Lw *lw, Stmt *s, IrExpr *lv)
+ * evaluated once.  val: the value already evaluated (of the value's type),
+ * or NULL to lower it here. */
+static void assign_to(Lw *lw, Stmt *s, IrExpr *lv, IrExpr *val)
 {
     IrModule *m = M(lw);
-    Expr *t = s->u.assign.target;
+    Expr *t = s->u.assign.target, *v = s->u.assign.value;
     if (s->u.assign.op == ASSIGN_SET) {
-        lw_assign(lw, lv, lw_expr_as(lw, s->u.assign.value, t->type), s->loc);
+        lw_assign(lw, lv, val ? lw_convert_to(lw, val, v->type, t->type) : lw_expr_as(lw, v, t->type),
+                  s->loc);
         return;
     }
     IrStmt *saved = lw_open(lw, s->loc);
     IrVar *p = lw_decl(lw, "p", ir_t_ptr(m, lw_vt(lw, t->type), false), ir_addr(m, lv), s->loc);
     IrExpr *cur = ir_deref(m, ir_ref(m, p));
-    lw_assign(lw, ir_deref(m, ir_ref(m, p)), lw_compound_rhs(lw, s, cur), s->loc);
+    lw_assign(lw, ir_deref(m, ir_ref(m, p)),
+              val ? lw_compound_value(lw, s, cur, val) : lw_compound_rhs(lw, s, cur), s->loc);
     lw_close(lw, saved);
 }
 
@@ -1048,19 +1092,40 @@ static void assign_stmt(Lw *lw, Stmt *s)
        copied to the others */
     LwBare bare;
     bool all = lw_bare_applies(lw, t);
-    IrStmt *saved = all ? lw_open(lw, s->loc) : NULL;
+    /* a value that may move network storage (a central-agent function
+       that REPLICATEs, EXTENDs, ...) is evaluated before the target's
+       address is taken: the target may be in the storage it frees */
+    Expr *v = s->u.assign.value;
+    bool ca = lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane;
+    bool first = ca && lw_moves_storage(v);
+    IrStmt *saved = all || (ca && (first || lw_moves_storage(t))) ? lw_open(lw, s->loc) : NULL;
+    IrExpr *val = NULL;
+    if (first) {
+        IrVar *tv = lw_decl(lw, "val", lw_vt(lw, v->type), lw_expr(lw, v), s->loc);
+        tv->is_const = true;
+        val = ir_ref(M(lw), tv);
+    }
+    /* likewise the target's subscripts (the bare case evaluates them all
+       before the store) */
+    LwBare ix;
     if (all)
         lw_bare_begin(lw, t, &bare, s->loc);
+    else
+        lw_indices_first(lw, t, &ix);
     LwCaNode cn;
     if (s->u.assign.op == ASSIGN_SET && t->type && t->type->kind == TY_NODE && lw_ca_node(lw, t, &cn))
-        lw_ca_node_store(lw, t, lw_expr_as(lw, s->u.assign.value, t->type), s->loc);
+        lw_ca_node_store(lw, t, val ? lw_convert_to(lw, val, v->type, t->type) : lw_expr_as(lw, v, t->type),
+                         s->loc);
     else
-        assign_to(lw, s, lw_lvalue(lw, t));
+        assign_to(lw, s, lw_lvalue(lw, t), val);
     if (all) {
         lw_bare_copy(lw, &bare, s->loc);
         lw_bare_end(lw, &bare);
-        lw_close(lw, saved);
+    } else {
+        lw_indices_end(lw, &ix);
     }
+    if (saved)
+        lw_close(lw, saved);
 }
 
 /* ---- control flow ---------------------------------------------------------------------------- */
@@ -1079,10 +1144,18 @@ static void for_stmt(Lw *lw, Stmt *s)
     IrStmt *saved = lw_open(lw, s->loc);
     /* a variable through the bare network variable: every assignment of it
        reaches every replicate (the body may read it in each) */
+    Expr *from = s->u.for_.from;
+    IrExpr *fv = NULL;
+    if (lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane && lw_moves_storage(from)) {
+        /* before the variable's address (assign_stmt) */
+        IrVar *t = lw_decl(lw, "from", lw_vt(lw, var->type), lw_expr_as(lw, from, var->type), s->loc);
+        t->is_const = true;
+        fv = ir_ref(m, t);
+    }
     LwBare bare;
     bool all = lw_bare_begin(lw, var, &bare, s->loc);
     IrExpr *v = lw_lvalue(lw, var);
-    lw_assign(lw, v, lw_expr_as(lw, s->u.for_.from, var->type), s->loc);
+    lw_assign(lw, v, fv ? fv : lw_expr_as(lw, from, var->type), s->loc);
     if (all)
         lw_bare_copy(lw, &bare, s->loc);
     IrVar *to = lw_decl(lw, "to", i64, lw_expr(lw, s->u.for_.to), s->loc);
