@@ -1321,10 +1321,12 @@ static void lane_stmt(Lw *lw, Stmt *s)
             lane_objcall(lw, VEC_AT(s->u.multi.calls, i, Expr));
         break;
     case STMT_REDUCTION:
+        hoist_in(lw, s->u.reduction.pvs); /* object functions in a slice's bounds: lane calls */
         hoist_in(lw, s->u.reduction.into);
         lane_combine(lw, s, false);
         break;
     case STMT_WTA:
+        hoist_in(lw, s->u.wta.pv);
         hoist_args(lw, &s->u.wta.args); /* object functions in the arguments: lane calls */
         lane_combine(lw, s, true);
         break;
