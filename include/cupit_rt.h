@@ -116,16 +116,11 @@ rt_srcpos rt_lib_where(void);
 /* Called on entry to the functions of recursive subroutines: a recursion
  * deeper than the thread's stack allows is the run-time error "recursion
  * too deep" at `where` (the subroutine), not SIGSEGV.  The stack's lower
- * end is found once per thread (rt_stack.c); then the check is one compare
- * of the frame address. */
-extern _Thread_local const char *rt_stack_floor;
-void rt_stack_check_slow(rt_srcpos where, const char *frame);
-static inline void rt_stack_check(rt_srcpos where)
-{
-    const char *frame = (const char *)__builtin_frame_address(0);
-    if (__builtin_expect(frame < rt_stack_floor || !rt_stack_floor, 0))
-        rt_stack_check_slow(where, frame);
-}
+ * end is found once per thread (rt_stack.c); then the check is a call and
+ * one compare of the frame address.  It is not inline: the thread-local
+ * floor read from generated code made gcc 12 at -O3 emit a TLS access the
+ * linker cannot relax ("TLS transition from R_X86_64_GOTTPOFF ... failed"). */
+void rt_stack_check(rt_srcpos where);
 
 /* ---- memory ---------------------------------------------------------- */
 
