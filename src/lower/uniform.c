@@ -253,8 +253,32 @@ static void u_store(UCtx *c, UWalk *w, Expr *t, bool d)
         mark_sym(c, s);
 }
 
+/* Every element of the nodes, connections or networks an object of type t
+ * holds (a node, a node group or array, a network): code we do not follow
+ * may change any of them. */
+static void diverge_all(UCtx *c, uint8_t *D, const Type *t, int depth)
+{
+    if (!t || depth > 16)
+        return;
+    if (t->kind == TY_ARRAY || t->kind == TY_GROUP) {
+        diverge_all(c, D, t->elem, depth + 1);
+        return;
+    }
+    if (t->kind != TY_NODE && t->kind != TY_CONNECTION && t->kind != TY_NETWORK)
+        return;
+    for (int e = 0; e < t->elems.len; e++) {
+        int loc = loc_of(c, t, e);
+        if (loc >= 0) {
+            D[loc] = 1;
+            c->ever[loc] = 1;
+        }
+        diverge_all(c, D, VEC_AT(t->elems, e, Symbol)->type, depth + 1);
+    }
+}
+
 /* An object changed in place by code we do not follow (a record procedure,
- * a VAR argument): it diverges. */
+ * a VAR argument): it diverges, and so does every element of a node (or
+ * node group, network) it is, since EXTERNAL code gets it whole. */
 static void u_clobber(UCtx *c, UWalk *w, Expr *t)
 {
     if (global_root(t))
@@ -265,6 +289,7 @@ static void u_clobber(UCtx *c, UWalk *w, Expr *t)
         diverge(c, w, loc);
     else if (root_sym(t))
         mark_sym(c, root_sym(t));
+    diverge_all(c, w->D, t->type, 0);
 }
 
 static void u_block(UCtx *c, UWalk *w, Block *b);
@@ -553,6 +578,7 @@ static void ca_store(UCtx *c, CaState *st, Expr *t, bool whole)
             break;
         }
     }
+    diverge_all(c, st->D[n], t->type, 0); /* a node given whole to EXTERNAL code */
 }
 
 /* The VAR arguments of a call of the central agent are stores. */
