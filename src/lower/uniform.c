@@ -831,6 +831,25 @@ static void mark_root(Expr *t, PtrMap *out, Arena *a)
         ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
 }
 
+static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth);
+
+/* An object call in a MERGE procedure: a record procedure on an element
+ * writes it, ME.p () writes what p writes, VAR arguments are written. */
+static void merge_writes_call(Expr *call, PtrMap *out, Arena *a, int depth)
+{
+    Expr *t = call->u.objcall.obj;
+    while (t->kind == EXPR_SUBSCRIPT ||
+           (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
+        t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
+    if (t->kind == EXPR_SELECT && t->sym)
+        ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
+    const Symbol *callee = call->sym;
+    if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external)
+        merge_writes(callee->decl->u.subr.body, out, a, depth + 1); /* ME.p () */
+    for (int j = 0; j < call->u.objcall.args.len; j++)
+        mark_root(VEC_AT(call->u.objcall.args, j, Expr), out, a);
+}
+
 static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
 {
     if (!b || depth > 64)
@@ -858,20 +877,13 @@ static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
             for (int j = 0; j < s->u.call.call->u.call.args.len; j++)
                 mark_root(VEC_AT(s->u.call.call->u.call.args, j, Expr), out, a);
             break;
-        case STMT_OBJCALL: { /* a record procedure on an element: it is written */
-            Expr *t = s->u.call.call->u.objcall.obj;
-            while (t->kind == EXPR_SUBSCRIPT ||
-                   (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
-                t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
-            if (t->kind == EXPR_SELECT && t->sym)
-                ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
-            const Symbol *callee = s->u.call.call->sym;
-            if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external)
-                merge_writes(callee->decl->u.subr.body, out, a, depth + 1); /* ME.p () */
-            for (int j = 0; j < s->u.call.call->u.objcall.args.len; j++)
-                mark_root(VEC_AT(s->u.call.call->u.objcall.args, j, Expr), out, a);
+        case STMT_OBJCALL:
+            merge_writes_call(s->u.call.call, out, a, depth);
             break;
-        }
+        case STMT_MULTICALL: /* ME.p () AND ME.q () */
+            for (int j = 0; j < s->u.multi.calls.len; j++)
+                merge_writes_call(VEC_AT(s->u.multi.calls, j, Expr), out, a, depth);
+            break;
         default: break;
         }
     }
