@@ -696,6 +696,23 @@ static void t_conn_args(TCtx *c, ConnCx *cx, const Symbol *callee, PtrVec *args,
     }
 }
 
+/* X.p (args) in connection code, the statement s or one call of it. */
+static void t_conn_objcall(TCtx *c, ConnCx *cx, Expr *call, const Stmt *s, State *S)
+{
+    Expr *obj = call->u.objcall.obj;
+    Expr *root = me_elem_root(obj);
+    t_conn_args(c, cx, call->sym, &call->u.objcall.args, s, S);
+    if (obj->kind == EXPR_ME && call->sym && call->sym->owner &&
+        call->sym->owner->kind == TY_CONNECTION) {
+        t_conn_subr(c, cx, call->sym, S, true);
+    } else if (root) { /* a record procedure on an element of ME */
+        for_children(c, cx, obj, S, t_conn_expr);
+        t_conn_touch(c, cx, root, s, S);
+    } else {
+        t_conn_expr(c, cx, obj, S);
+    }
+}
+
 static void t_conn_stmt(TCtx *c, ConnCx *cx, Stmt *s, State *S)
 {
     switch (s->kind) {
@@ -724,21 +741,13 @@ static void t_conn_stmt(TCtx *c, ConnCx *cx, Stmt *s, State *S)
         t_conn_args(c, cx, call->sym, &call->u.call.args, s, S);
         break;
     }
-    case STMT_OBJCALL: {
-        Expr *call = s->u.call.call, *obj = call->u.objcall.obj;
-        Expr *root = me_elem_root(obj);
-        t_conn_args(c, cx, call->sym, &call->u.objcall.args, s, S);
-        if (obj->kind == EXPR_ME && call->sym && call->sym->owner &&
-            call->sym->owner->kind == TY_CONNECTION) {
-            t_conn_subr(c, cx, call->sym, S, true);
-        } else if (root) { /* a record procedure on an element of ME */
-            for_children(c, cx, obj, S, t_conn_expr);
-            t_conn_touch(c, cx, root, s, S);
-        } else {
-            t_conn_expr(c, cx, obj, S);
-        }
+    case STMT_OBJCALL:
+        t_conn_objcall(c, cx, s->u.call.call, s, S);
         break;
-    }
+    case STMT_MULTICALL: /* ME.p () AND ME.q (): each call in turn */
+        for (int i = 0; i < s->u.multi.calls.len; i++)
+            t_conn_objcall(c, cx, VEC_AT(s->u.multi.calls, i, Expr), s, S);
+        break;
     case STMT_RETURN:
         if (s->u.ret.value)
             t_conn_expr(c, cx, s->u.ret.value, S);
