@@ -152,11 +152,12 @@ typedef struct SubrInfo {
     bool changes_me;   /* object functions: call an object procedure on ME or on
                           an object reached from it (directly or through such a
                           function), so a call changes the object it is called on */
-    bool varies;       /* global subroutine whose results or effects may differ
-                          between two calls with the same arguments: it
-                          evaluates RANDOM or calls EXTERNAL code other than the
-                          standard arithmetic functions, itself or through the
-                          global subroutines it calls */
+    bool varies;       /* global subroutine, REDUCTION or WTA function whose
+                          results or effects may differ between two calls with
+                          the same arguments: it evaluates RANDOM or calls
+                          EXTERNAL code other than the standard arithmetic
+                          functions, itself or through the global subroutines
+                          it calls */
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 

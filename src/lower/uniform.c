@@ -361,6 +361,18 @@ static void u_objcall(UCtx *c, UWalk *w, Expr *call)
     u_subr(c, w, p, &call->u.objcall.args, ctl);
 }
 
+/* Whether the REDUCTION or WTA function of s may answer each replicate
+ * differently (it draws RANDOM numbers or calls EXTERNAL code): then the
+ * result, or the winner, differs, and each replicate's calls are effects
+ * of their own. */
+static bool u_combine_varies(UCtx *c, const Stmt *s)
+{
+    if (!s->callee || !s->callee->sub || !s->callee->sub->varies)
+        return false;
+    c->effects = true;
+    return true;
+}
+
 static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
 {
     switch (s->kind) {
@@ -399,7 +411,7 @@ static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
         lower_split_multi(pvs->u.select.obj, &base, &range);
         if (range)
             d |= u_expr(c, w, range);
-        d |= loc < 0 || w->D[loc] || idx;
+        d |= loc < 0 || w->D[loc] || idx || u_combine_varies(c, s);
         u_store(c, w, s->u.reduction.into, d);
         break;
     }
@@ -409,6 +421,7 @@ static void u_stmt(UCtx *c, UWalk *w, Stmt *s)
         Expr *base, *range;
         lower_split_multi(s->u.wta.pv, &base, &range);
         bool d = loc < 0 || w->D[loc] || (range && u_expr(c, w, range));
+        d |= u_combine_varies(c, s);
         if (s->proc)
             u_subr(c, w, s->proc, &s->u.wta.args, d); /* the winner may differ */
         break;

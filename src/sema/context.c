@@ -82,17 +82,25 @@ static bool is_global_subr(const Symbol *s)
     return s->kind == SYM_PROC || s->kind == SYM_FUNC;
 }
 
+/* A REDUCTION or WTA function. */
+static bool is_combine_subr(const Symbol *s)
+{
+    return s->kind == SYM_REDUCTION || s->kind == SYM_WTA;
+}
+
 /* Sets the flag at `flag` (an offset into SubrInfo) of every global
- * subroutine that calls one that has it, until nothing changes; EXTERNAL
- * subroutines keep theirs. */
-static void close_over_callers(SemaInfo *si, size_t flag)
+ * subroutine (with combine, also of every REDUCTION and WTA function) that
+ * calls one that has it, until nothing changes; EXTERNAL subroutines keep
+ * theirs. */
+static void close_over_callers(SemaInfo *si, size_t flag, bool combine)
 {
 #define FLAG(sym) (*(bool *)((char *)(sym)->sub + flag))
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < si->subrs.len; i++) {
             Symbol *s = VEC_AT(si->subrs, i, Symbol);
-            if (!is_global_subr(s) || FLAG(s) || s->sub->external)
+            if (!(is_global_subr(s) || (combine && is_combine_subr(s))) || FLAG(s) ||
+                s->sub->external)
                 continue;
             for (int j = 0; j < s->sub->an->callees.len; j++) {
                 if (FLAG(VEC_AT(s->sub->an->callees, j, Symbol))) {
@@ -120,14 +128,14 @@ void sema_classify_central_agent(SemaInfo *si)
             continue;
         s->sub->is_central_agent = !s->sub->external && (s == si->program || s->sub->mentions_network);
     }
-    close_over_callers(si, offsetof(SubrInfo, is_central_agent));
-    close_over_callers(si, offsetof(SubrInfo, replicates));
+    close_over_callers(si, offsetof(SubrInfo, is_central_agent), false);
+    close_over_callers(si, offsetof(SubrInfo, replicates), false);
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
-        if (is_global_subr(s))
+        if (is_global_subr(s) || is_combine_subr(s))
             s->sub->varies = s->sub->uses_random || (s->sub->external && !stdlib_is_arithmetic(s));
     }
-    close_over_callers(si, offsetof(SubrInfo, varies));
+    close_over_callers(si, offsetof(SubrInfo, varies), true);
     for (int i = 0; i < si->subrs.len; i++) {
         const Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (is_global_subr(s) && s->sub->called_in_init && s->sub->replicates)
