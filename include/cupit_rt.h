@@ -362,6 +362,16 @@ struct rt_net {
  * runs), for saveNetworks/loadNetworks: nets[i] is called names[i]. */
 void rt_register_networks(rt_net *const *nets, const char *const *names, int32_t n);
 
+/* A program compiled with --library (cupit_embed.h): cupit_init calls
+ * rt_embed_start (a run-time error if the program is already initialized
+ * or was finished), cupit_call rt_embed_check_call (an error before
+ * cupit_init, after cupit_finish, or for a NULL name), and cupit_finish
+ * does its work only if rt_embed_stop returns true (the program was
+ * running). */
+void rt_embed_start(void);
+void rt_embed_check_call(const char *name);
+bool rt_embed_stop(void);
+
 /* Creates the unreplicated network: groups empty, node arrays populated and
  * initialized, no connections, network record initialized. */
 void rt_net_create(rt_net *net, const rt_net_desc *desc, rt_srcpos where);

@@ -15,7 +15,10 @@
  *   return cupit_finish ();
  *
  * A run-time error of the program ends the process, as in a program of
- * its own. */
+ * its own.  So does a call out of order: cupit_call before cupit_init or
+ * after cupit_finish, and a second cupit_init (a program runs once per
+ * process).  cupit_finish when the program is not running does nothing
+ * and returns 0. */
 #ifndef CUPIT_EMBED_H
 #define CUPIT_EMBED_H
 

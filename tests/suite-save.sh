@@ -148,3 +148,28 @@ if "$CUPITC" -Wall -Werror --library tests/save/lib-order.nn -o "$emb/lib-order.
 else
     echo "FAIL save-lib-order: does not build"; sed 's/^/    /' "$emb/lo.log" | head
 fi
+
+# a host that calls the entry points in a wrong order gets a run-time error
+# that says so (exit status 3), not a crash; cupit_finish without a running
+# program does nothing
+if "$CUPITC" -Wall -Werror --library tests/save/lib-calls.nn -o "$emb/lib-calls.o" >"$emb/lc.log" 2>&1 &&
+   cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" tests/save/lib-calls.c "$emb/lib-calls.o" \
+      "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/lib-calls" >>"$emb/lc.log" 2>&1; then
+    for c in "normal:0:step" "finish-first:0:step" "finish-twice:0:step" \
+             "call-first:3:run-time error: cupit_call (\"step\"): called before cupit_init" \
+             "init-twice:3:run-time error: cupit_init: the program is already initialized" \
+             "call-after:3:run-time error: cupit_call (\"step\"): called after cupit_finish" \
+             "init-after:3:run-time error: cupit_init: the program cannot be started again"; do
+        mode=${c%%:*} rest=${c#*:}
+        want=${rest%%:*} text=${rest#*:}
+        OMP_NUM_THREADS=1 "$emb/lib-calls" "$mode" >"$emb/lc.out" 2>&1
+        st=$?
+        if [ "$st" -eq "$want" ] && grep -qF "$text" "$emb/lc.out"; then
+            echo "ok save-lib-calls-$mode"
+        else
+            echo "FAIL save-lib-calls-$mode: status $st, printed"; sed 's/^/    /' "$emb/lc.out" | head
+        fi
+    done
+else
+    echo "FAIL save-lib-calls: does not build"; sed 's/^/    /' "$emb/lc.log" | head
+fi

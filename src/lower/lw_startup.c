@@ -243,6 +243,8 @@ static void library_api(Lw *lw, const Start *st)
     IrFunc *init = startup_fn(lw, "cupit_init", i, true);
     IrVar *argc = ir_param(m, init, "argc", i);
     IrVar *argv = ir_param(m, init, "argv", ir_t_ptr(m, ir_t_ptr(m, ir_t_named(m, "char"), false), false));
+    /* the runtime refuses calls in the wrong order (rt_embed.c) */
+    call_ext(lw, init->body, "rt_embed_start", 0, NULL);
     program_start(lw, init->body, st,
                   ir_cond(m, ir_t(m, IRT_CSTR), ir_binary(m, IROP_GT, bt, ir_ref(m, argc), ir_i32(m, 0)),
                           ir_index(m, ir_ref(m, argv), ir_i32(m, 0)), lw_cstr(lw, "cupit")),
@@ -252,6 +254,7 @@ static void library_api(Lw *lw, const Start *st)
     /* for (int i = 0; i < n; i++) if (name matches) { call; return 0; } */
     IrFunc *call = startup_fn(lw, "cupit_call", i, true);
     IrVar *name = ir_param(m, call, "name", ir_t(m, IRT_CSTR));
+    call_ext(lw, call->body, "rt_embed_check_call", IR_ARGS(ir_ref(m, name)));
     IrStmt *loop = ir_s(m, IRS_FOR, (Loc){0});
     loop->for_kind = IRFOR_RANGE;
     loop->var = ir_var(m, "i", i, IRV_LOCAL);
@@ -306,6 +309,11 @@ static void library_api(Lw *lw, const Start *st)
     ir_append(m, io->body, ret_stmt(lw, ir_null(m)));
 
     IrFunc *fin = startup_fn(lw, "cupit_finish", i, true);
+    IrStmt *idle = ir_s(m, IRS_IF, (Loc){0}); /* not running: nothing to release */
+    idle->a = ir_unary(m, IROP_NOT, bt, ir_call_ext(m, "rt_embed_stop", bt, 0, NULL));
+    idle->then = ir_block(m, (Loc){0});
+    ir_append(m, idle->then, ret_stmt(lw, ir_i32(m, 0)));
+    ir_append(m, fin->body, idle);
     IrStmt *e = ir_s(m, IRS_EVAL, (Loc){0});
     e->a = ir_call(m, st->fini, 0, NULL);
     ir_append(m, fin->body, e);
