@@ -207,9 +207,16 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
     int32_t nout = rt_opt.csv_outputs > 0 ? (int32_t)rt_opt.csv_outputs : 1;
     char *p = text;
     int32_t line = 1, cols = -1, rows = 0;
-    /* a header row: its first field is not a number */
-    while (*p == ' ' || *p == '\t')
+    /* a header row: the first row that is not blank, when its first field
+       is not a number */
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p != '\n')
+            break;
         p++;
+        line++;
+    }
     if (*p && !strchr("0123456789+-.", *p)) {
         while (*p && *p != '\n')
             p++;

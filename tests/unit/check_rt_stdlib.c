@@ -180,6 +180,12 @@ START_TEST(test_stdlib_csv)
     ck_assert_int_eq(ro, 2);
     ck_assert_int_eq(n, 2);
     rt_opt.csv_outputs = 0;
+    /* blank rows before the header row: it is still the header */
+    p = write_file("f.csv", "\n \r\nx,y\r\n1,2\r\n\n3,4\n");
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 1);
+    ck_assert_int_eq(ro, 1);
+    ck_assert_int_eq(n, 2);
     rt_stdlib_release();
 }
 END_TEST
@@ -278,6 +284,7 @@ START_TEST(test_stdlib_malformed_files)
         { "", "f.csv:1: run-time error: empty data file" },
         { "\n \n", "f.csv:1: run-time error: empty data file" },
         { "a,b\n\n\n", "f.csv:3: run-time error: no rows of numbers in the CSV file" },
+        { "\n\na,b\n1,x\n", "f.csv:4: run-time error: 'x' is not a number" },
     };
     for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
         bad_path = write_file("f.csv", csv_cases[i].text);
