@@ -102,8 +102,10 @@ _Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
 /* Error for a failed allocation of `bytes` at `where`. */
 _Noreturn void rt_out_of_memory(rt_srcpos where, size_t bytes);
 
-/* The position of a call of a standard-library I/O procedure (initIOarea...,
- * get...Examples..., openTestfile, countCorrectxR), whose
+/* The position of a call of a standard-library subroutine that can fail
+ * (openDatafile, initIOarea..., get...Examples..., openTestfile,
+ * countCorrectxR, protocolError, saveNetworks, loadNetworks, intParam and
+ * the like; stdlib_reports_call_pos in cupitc), whose
  * C signatures have no place for one: generated code sets it around the
  * call, `saved = rt_lib_at(pos); f(...); rt_lib_done(saved);` (saved, so
  * that such a call inside an argument leaves the outer one's), and those

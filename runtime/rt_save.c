@@ -50,7 +50,7 @@ static void put(buf *b, const void *data, size_t n)
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n)
             cap *= 2;
-        b->p = rt_realloc(RT_NOWHERE, b->p, b->cap, cap);
+        b->p = rt_realloc(rt_lib_where(), b->p, b->cap, cap);
         b->cap = cap;
     }
     memcpy(b->p + b->len, data, n);
@@ -73,7 +73,7 @@ static void put_str(buf *b, const char *s)
 
 _Noreturn static void bad_file(const buf *b, const char *why)
 {
-    rt_error(RT_NOWHERE, "loadNetworks: '%s' %s", b->path, why);
+    rt_error(rt_lib_where(), "loadNetworks: '%s' %s", b->path, why);
 }
 
 static uint64_t get_u(buf *b, int bytes)
@@ -168,7 +168,7 @@ static void put_record(buf *b, const void *rec, const rt_field *f, int32_t n, co
                 break;
             }
             default:
-                rt_error(RT_NOWHERE, "saveNetworks: %s has an element of type String or "
+                rt_error(rt_lib_where(), "saveNetworks: %s has an element of type String or "
                          "Opaque, which cannot be saved", what);
             }
         }
@@ -205,7 +205,7 @@ static void save_net(buf *b, rt_net *net, const char *name)
 {
     const rt_net_desc *d = net->desc;
     if (net->replicated)
-        rt_error(RT_NOWHERE, "saveNetworks: the network %s is replicated; reunite it "
+        rt_error(rt_lib_where(), "saveNetworks: the network %s is replicated; reunite it "
                  "first (REPLICATE %s INTO 1)", name, name);
     put_str(b, name);
     put_record(b, net->reps[0].net_data, d->fields, d->nfields, name);
@@ -247,7 +247,7 @@ RT_WEAK void saveNetworks(const char *file)
     rt_check_output(path, "saveNetworks file", false, true);
     /* written beside the target and renamed: a failed save keeps the old file */
     size_t n = strlen(path);
-    char *tmp = rt_alloc(RT_NOWHERE, n + 8);
+    char *tmp = rt_alloc(rt_lib_where(), n + 8);
     snprintf(tmp, n + 8, "%s.tmp~", path);
     FILE *f = fopen(tmp, "wb");
     bool ok = f && fwrite(b.p, 1, b.len, f) == b.len;
@@ -262,7 +262,7 @@ RT_WEAK void saveNetworks(const char *file)
     }
     if (!ok) {
         remove(tmp);
-        rt_error(RT_NOWHERE, "saveNetworks: cannot write '%s': %s", path, strerror(err));
+        rt_error(rt_lib_where(), "saveNetworks: cannot write '%s': %s", path, strerror(err));
     }
     rt_free(tmp, n + 8);
     rt_free(b.p, b.cap);
@@ -287,7 +287,7 @@ static void load_net(buf *b, rt_net *net, const char *name)
             if (count != gd->array_size)
                 bad_file(b, "is corrupted (a node array of another size)");
         } else if (count != net->count[g]) {
-            rt_extend(net, g, (int32_t)(count - net->count[g]), RT_NOWHERE);
+            rt_extend(net, g, (int32_t)(count - net->count[g]), rt_lib_where());
         }
         char *recs = net->reps[0].nodes[g];
         for (int32_t i = 0; i < net->count[g]; i++)
@@ -300,7 +300,7 @@ static void load_net(buf *b, rt_net *net, const char *name)
         if ((uint64_t)n * 8 > b->len - b->pos)
             bad_file(b, "is truncated");
         rt_conn_list list;
-        rt_conn_list_init(&list, ndst, n, RT_NOWHERE, "loadNetworks");
+        rt_conn_list_init(&list, ndst, n, rt_lib_where(), "loadNetworks");
         int32_t prev_dst = 0, prev_src = -1;
         memset(list.dst_start, 0, ((size_t)ndst + 1) * sizeof(int32_t));
         for (int32_t c = 0; c < n; c++) {
@@ -319,7 +319,7 @@ static void load_net(buf *b, rt_net *net, const char *name)
         }
         for (int32_t j = 0; j < ndst; j++)
             list.dst_start[j + 1] += list.dst_start[j];
-        rt_bundle_install(net, k, &list, nsrc, RT_NOWHERE);
+        rt_bundle_install(net, k, &list, nsrc, rt_lib_where());
         rt_conn_list_release(&list);
         char *recs = net->reps[0].conns[k];
         for (int32_t c = 0; c < n; c++)
@@ -332,7 +332,7 @@ RT_WEAK void loadNetworks(const char *file)
     const char *path = rt_data_file(file);
     FILE *f = fopen(path, "rb");
     if (!f)
-        rt_error(RT_NOWHERE, "loadNetworks: cannot read '%s': %s", path, strerror(errno));
+        rt_error(rt_lib_where(), "loadNetworks: cannot read '%s': %s", path, strerror(errno));
     buf b = {.path = path};
     unsigned char chunk[65536];
     size_t got;
@@ -342,7 +342,7 @@ RT_WEAK void loadNetworks(const char *file)
     int err = errno; /* EISDIR for a directory */
     fclose(f);
     if (failed)
-        rt_error(RT_NOWHERE, "loadNetworks: cannot read '%s': %s", path, strerror(err));
+        rt_error(rt_lib_where(), "loadNetworks: cannot read '%s': %s", path, strerror(err));
     rt_note_input(path, "loadNetworks file", false);
     if (b.len < sizeof SAVE_MAGIC || memcmp(b.p, SAVE_MAGIC, sizeof SAVE_MAGIC) != 0)
         bad_file(&b, "is not a file of saved networks");
@@ -351,7 +351,7 @@ RT_WEAK void loadNetworks(const char *file)
     b.pos = sizeof SAVE_MAGIC;
     uint64_t version = get_u(&b, 4);
     if (version != SAVE_VERSION)
-        rt_error(RT_NOWHERE, "loadNetworks: '%s' has format version %llu; this program "
+        rt_error(rt_lib_where(), "loadNetworks: '%s' has format version %llu; this program "
                  "reads version %d", path, (unsigned long long)version, SAVE_VERSION);
     /* the checksum first: nothing of a damaged file is loaded */
     size_t body = b.len - 8;
@@ -368,7 +368,7 @@ RT_WEAK void loadNetworks(const char *file)
         bad_file(&b, "holds other networks than this program's");
     for (int32_t i = 0; i < nregistered; i++)
         if (registered[i]->replicated)
-            rt_error(RT_NOWHERE, "loadNetworks: the network %s is replicated; reunite it "
+            rt_error(rt_lib_where(), "loadNetworks: the network %s is replicated; reunite it "
                      "first (REPLICATE %s INTO 1)", registered_names[i], registered_names[i]);
     for (int32_t i = 0; i < nregistered; i++)
         load_net(&b, registered[i], registered_names[i]);

@@ -177,7 +177,7 @@ static char *slurp(const char *path, size_t *len_out)
     int err = ferror(f) ? errno : 0;
     fclose(f);
     if (!buf)
-        rt_out_of_memory(RT_NOWHERE, cap);
+        rt_out_of_memory(rt_lib_where(), cap);
     buf[len] = 0;
     if (err) {
         free(buf);
@@ -227,7 +227,7 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
     size_t cap = *len * 2 + 64, out_len = 0;
     char *out = malloc(cap);
     if (!out)
-        rt_out_of_memory(RT_NOWHERE, cap);
+        rt_out_of_memory(rt_lib_where(), cap);
     out_len = (size_t)snprintf(out, cap, "%32s\n", ""); /* room for the header */
     while (*p) {
         char *eol = strchr(p, '\n');
@@ -314,10 +314,10 @@ static void dataset_load(dataset *ds, const char *name)
         r.text = r.p = csv_to_fann(path, r.text, &len);
     if (!r.text) {
         if (strcmp(path, name) == 0)
-            rt_error(RT_NOWHERE, "cannot read data file '%s': %s (use --data "
+            rt_error(rt_lib_where(), "cannot read data file '%s': %s (use --data "
                      "FILE or --data %s=FILE to choose the file)", path,
                      strerror(errno), name);
-        rt_error(RT_NOWHERE, "cannot read data file '%s' (data set \"%s\"): %s",
+        rt_error(rt_lib_where(), "cannot read data file '%s' (data set \"%s\"): %s",
                  path, name, strerror(errno));
     }
     {
@@ -357,12 +357,12 @@ static void dataset_load(dataset *ds, const char *name)
         rt_error((rt_srcpos){ path, r.line - 1 }, "header: %d examples of %d "
                  "values do not fit a file of %zu bytes", (int)ds->n,
                  (int)(ds->nin - bias + ds->nout), len);
-    ds->in = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nin * sizeof(cp_real));
-    ds->out = rt_alloc(RT_NOWHERE, (size_t)ds->n * ds->nout * sizeof(cp_real));
+    ds->in = rt_alloc(rt_lib_where(), (size_t)ds->n * ds->nin * sizeof(cp_real));
+    ds->out = rt_alloc(rt_lib_where(), (size_t)ds->n * ds->nout * sizeof(cp_real));
     /* one line of values as read, before they become Reals */
     int32_t widest = ds->nin > ds->nout ? ds->nin : ds->nout;
-    double *row = rt_alloc(RT_NOWHERE, (size_t)widest * sizeof(double));
-    ds->path = rt_alloc(RT_NOWHERE, strlen(path) + 1);
+    double *row = rt_alloc(rt_lib_where(), (size_t)widest * sizeof(double));
+    ds->path = rt_alloc(rt_lib_where(), strlen(path) + 1);
     strcpy(ds->path, path);
     ds->tmin = INFINITY;
     ds->tmax = -INFINITY;

@@ -86,7 +86,7 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
         rt_check_output(path, "protocol file", true, false);
         protocol = fopen(path, "w");
         if (!protocol && rt_opt.protocol)
-            rt_error(RT_NOWHERE, "cannot write the protocol file '%s': %s", path,
+            rt_error(rt_lib_where(), "cannot write the protocol file '%s': %s", path,
                      strerror(errno));
         if (!protocol) {
             protocol_failed = true;
@@ -154,7 +154,7 @@ RT_WEAK cp_int intParam(const char *name, cp_int dflt)
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (errno || end == v || *end || x < INT32_MIN || x > INT32_MAX)
-        rt_error(RT_NOWHERE, "--param %s=%s: not an Int", name, v);
+        rt_error(rt_lib_where(), "--param %s=%s: not an Int", name, v);
     return (cp_int)x;
 }
 
@@ -166,9 +166,9 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end)
-        rt_error(RT_NOWHERE, "--param %s=%s: not a Real", name, v);
+        rt_error(rt_lib_where(), "--param %s=%s: not a Real", name, v);
     if (!isfinite(x) || !isfinite((double)(cp_real)x))
-        rt_error(RT_NOWHERE, "--param %s=%s: not a finite number in the range of Real",
+        rt_error(rt_lib_where(), "--param %s=%s: not a finite number in the range of Real",
                  name, v);
     return (cp_real)x;
 }
@@ -179,7 +179,7 @@ RT_WEAK cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max)
 {
     cp_int x = intParam(name, dflt);
     if (x < min || x > max)
-        rt_error(RT_NOWHERE, "--param %s=%d: must be between %d and %d", name, (int)x,
+        rt_error(rt_lib_where(), "--param %s=%d: must be between %d and %d", name, (int)x,
                  (int)min, (int)max);
     return x;
 }
@@ -188,7 +188,7 @@ RT_WEAK cp_real realParamIn(const char *name, cp_real dflt, cp_real min, cp_real
 {
     cp_real x = realParam(name, dflt);
     if (!(x >= min && x <= max))
-        rt_error(RT_NOWHERE, "--param %s=%g: must be between %g and %g", name, (double)x,
+        rt_error(rt_lib_where(), "--param %s=%g: must be between %g and %g", name, (double)x,
                  (double)min, (double)max);
     return x;
 }

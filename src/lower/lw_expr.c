@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lw_internal.h"
+#include "cupitc/stdlib_sigs.h"
 
 static Type *builtin(Lw *lw, TypeKind k)
 {
@@ -881,6 +882,24 @@ IrExpr *lw_global_call(Lw *lw, const Symbol *f, PtrVec *args)
     return ir_stmts(m, pre, value);
 }
 
+/* A call of a standard function that reports its errors at the call
+ * (intParam and the like, stdlib_reports_call_pos): the call's position is
+ * set around it, as lw_global_call_stmt does for the procedures. */
+static IrExpr *positioned_call(Lw *lw, const Symbol *f, PtrVec *args, Loc loc)
+{
+    IrModule *m = lw->m;
+    IrExpr *call = lw_global_call(lw, f, args);
+    IrStmt *pre = ir_block(m, loc);
+    IrStmt *saved = lw_push(lw, pre);
+    IrVar *lib = lw_decl(lw, "lib", ir_t_named(m, "rt_srcpos"),
+                         ir_helper(m, IRH_LIB_AT, ir_t_named(m, "rt_srcpos"), IR_ARGS(lw_pos(lw, loc))),
+                         loc);
+    IrVar *r = lw_decl(lw, "r", lw_vt(lw, f->sub->result), call, loc);
+    lw_eval(lw, ir_helper(m, IRH_LIB_DONE, ir_t(m, IRT_VOID), IR_ARGS(ir_ref(m, lib))), loc);
+    lw_close(lw, saved);
+    return ir_stmts(m, pre, ir_ref(m, r));
+}
+
 /* Address of a record receiver: &lvalue for objects, a temporary copy for
  * values (a function result, a constructor). */
 static IrExpr *receiver_addr(Lw *lw, Expr *obj)
@@ -1373,6 +1392,8 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
                        lw_expr_as(lw, e->u.ternary.else_e, e->type));
     }
     case EXPR_CALL:
+        if (e->sym->sub && e->sym->sub->result && stdlib_reports_call_pos(e->sym))
+            return positioned_call(lw, e->sym, &e->u.call.args, e->loc);
         return lw_global_call(lw, e->sym, &e->u.call.args);
     case EXPR_OBJCALL: {
         IrExpr *h = lw->fn && lw->fn->lane ? lw_lane_hoisted(lw, e) : NULL;

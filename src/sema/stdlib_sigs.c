@@ -112,7 +112,8 @@ bool stdlib_reports_call_pos(const Symbol *sym)
 {
     static const char *const names[] = {
         "initIOareasxRxR", "getExamplesxRxR", "openTestfile", "getTestExamplesxRxR",
-        "initIOareaxR", "countCorrectxR",
+        "initIOareaxR", "countCorrectxR", "openDatafile", "saveNetworks", "loadNetworks",
+        "protocolError", "intParam", "realParam", "intParamIn", "realParamIn",
     };
     if (!sym->sub || !sym->sub->external)
         return false;
