@@ -112,7 +112,7 @@ static bool parse_size(const char *s, size_t *out)
         scale = 1ull << 20, end++;
     else if (*end == 'G')
         scale = 1ull << 30, end++;
-    if (*end || v > SIZE_MAX / scale)
+    if (*end || v == 0 || v > SIZE_MAX / scale) /* 0 bytes: no program could run */
         return false;
     *out = (size_t)(v * scale);
     return true;
@@ -234,7 +234,7 @@ static int apply(const char *opt, const char *val, const char *origin)
                                "RT_MAX_SETS");
     } else if (strcmp(opt, "memory-limit") == 0) {
         if (!parse_size(val, &rt_opt.memory_limit))
-            return bad("%s: expected a byte count such as 512M, not '%s'", origin, val);
+            return bad("%s: expected a positive byte count such as 512M, not '%s'", origin, val);
     }
     return 0;
 }

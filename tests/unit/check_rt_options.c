@@ -167,7 +167,9 @@ START_TEST(test_options_errors)
     char *a9[] = { "prog", "--data", "=x", NULL };
     expect_usage_error(a9, "--data =x: expected FILE or NAME=FILE");
     char *a10[] = { "prog", "--memory-limit", "lots", NULL };
-    expect_usage_error(a10, "expected a byte count such as 512M, not 'lots'");
+    expect_usage_error(a10, "expected a positive byte count such as 512M, not 'lots'");
+    char *a15[] = { "prog", "--memory-limit", "0k", NULL };
+    expect_usage_error(a15, "expected a positive byte count such as 512M, not '0k'");
 }
 END_TEST
 
