@@ -98,6 +98,11 @@ void rt_protocol_close(void);
 /* At the end of the run: the summary line (--summary, or stderr a
  * terminal). */
 void rt_protocol_finish(void);
+/* Ends the program with rt_finish's status; inside a parallel region
+ * (protocolError at --max-epochs called from network code) it reports as
+ * rt_finish does but releases nothing, because other threads may still
+ * use the data, and ends with _exit. */
+_Noreturn void rt_finish_exit(void);
 /* Seconds since rt_init. */
 double rt_seconds(void);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { RT_DEFAULT_SEED = 1 };
 
@@ -491,7 +492,9 @@ int rt_threads(void)
     return n < 1 ? 1 : n;
 }
 
-int rt_finish(void)
+/* What rt_finish reports: the summary, unused options, whether standard
+ * output was written; its exit status. */
+static int finish_reports(void)
 {
     rt_protocol_finish();
     for (int i = 0; i < rt_opt.nparams; i++)
@@ -503,9 +506,22 @@ int rt_finish(void)
             fprintf(stderr, "%s: warning: --data %s=%s was not used: the program opened no "
                     "data set named \"%s\"\n", rt_opt.program, rt_opt.aliases[i].name,
                     rt_opt.aliases[i].file, rt_opt.aliases[i].name);
+    return stdout_written() ? RT_EXIT_OK : 1;
+}
+
+int rt_finish(void)
+{
+    int st = finish_reports();
     rt_stdlib_release();
     rt_random_release();
-    if (!stdout_written())
-        return 1;
-    return RT_EXIT_OK;
+    return st;
+}
+
+_Noreturn void rt_finish_exit(void)
+{
+    /* exit() from inside a team would release what other threads still
+       use (as in rt_error) */
+    if (omp_in_parallel())
+        _exit(finish_reports());
+    exit(rt_finish());
 }

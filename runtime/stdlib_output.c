@@ -43,7 +43,7 @@ static void on_interrupt(int sig)
     interrupted = 1;
 }
 
-RT_WEAK cp_bool trainingDone(void)
+static cp_bool training_done(void)
 {
     if (!training_asked) {
         training_asked = true;
@@ -61,11 +61,21 @@ RT_WEAK cp_bool trainingDone(void)
     return limit_reached != 0;
 }
 
+/* protocolError and trainingDone may be called from network code, in
+ * parallel: one at a time, so that the protocol file is opened once and
+ * no line is lost, and --max-epochs ends the program once. */
+RT_WEAK cp_bool trainingDone(void)
+{
+    cp_bool done;
+#pragma omp critical(rt_protocol)
+    done = training_done();
+    return done;
+}
+
 /* The last epoch reported, for the summary. */
 static struct { bool any; cp_int epoch, errors; cp_real error; } last;
 
-RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
-                           cp_int nrOfErrors)
+static void protocol_error(cp_int epochNumber, cp_real totalError, cp_int nrOfErrors)
 {
     bool show = rt_opt.report_every <= 1 || !last.any ||
                 epochNumber % rt_opt.report_every == 0 ||
@@ -108,8 +118,15 @@ RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
         fflush(stdout);
         fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",
                 rt_opt.program, (int)epochNumber);
-        exit(rt_finish());
+        rt_finish_exit();
     }
+}
+
+RT_WEAK void protocolError(cp_int epochNumber, cp_real totalError,
+                           cp_int nrOfErrors)
+{
+#pragma omp critical(rt_protocol)
+    protocol_error(epochNumber, totalError, nrOfErrors);
 }
 
 void rt_protocol_finish(void)

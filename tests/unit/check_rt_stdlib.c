@@ -541,6 +541,51 @@ START_TEST(test_stdlib_protocol_and_max_epochs)
 }
 END_TEST
 
+/* protocolError called from parallel code (a network procedure): every
+ * epoch reaches the protocol file, which is opened once; with
+ * --max-epochs the program ends once, with status 0. */
+static void protocol_parallel(void *a)
+{
+    char *proto = a;
+    char *argv[] = { "trainer", "--protocol", proto, "--threads", "8", NULL };
+    rt_init(5, argv, "trainer");
+#pragma omp parallel for schedule(static)
+    for (int e = 1; e <= 4000; e++)
+        protocolError(e, 0.5f, e);
+    if (rt_opt.max_epochs == 0)
+        exit(rt_finish());
+}
+
+static void protocol_parallel_limit(void *a)
+{
+    rt_opt.max_epochs = 10; /* --max-epochs 10 */
+    protocol_parallel(a);
+    printf("not reached\n");
+}
+
+START_TEST(test_stdlib_protocol_parallel)
+{
+    char proto[600];
+    snprintf(proto, sizeof proto, "%s/par.tsv", dir);
+    child_result r;
+    run_child(protocol_parallel, proto, &r);
+    ck_assert_int_eq(r.status, 0);
+    FILE *f = fopen(proto, "r");
+    ck_assert_ptr_nonnull(f);
+    int lines = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        lines += c == '\n';
+    fclose(f);
+    ck_assert_int_eq(lines, 4001); /* the header and every epoch */
+    run_child(protocol_parallel_limit, proto, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_null(strstr(r.out, "not reached"));
+    const char *stop = strstr(r.err, "(--max-epochs)\n");
+    ck_assert_ptr_nonnull(stop);
+    ck_assert_ptr_null(strstr(stop + 1, "(--max-epochs)")); /* once */
+}
+END_TEST
+
 /* An output file that is an input file is refused before it is written:
  * the protocol file named as a --data file (also through a symbolic link)
  * at the start, the default protocol file when it is a data file read. */
@@ -659,6 +704,7 @@ static Suite *stdlib_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_stdlib_print);
     tcase_add_test(tc, test_stdlib_protocol_and_max_epochs);
+    tcase_add_test(tc, test_stdlib_protocol_parallel);
     tcase_add_test(tc, test_stdlib_output_is_input);
     tcase_add_test(tc, test_stdlib_params);
     tcase_add_test(tc, test_stdlib_param_errors);
