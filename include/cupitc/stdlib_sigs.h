@@ -31,6 +31,10 @@ bool stdlib_reports_call_pos(const Symbol *sym);
  * sigmoidPrime, absReal, signReal, minReal, maxReal), whose result depends
  * on its arguments alone. */
 bool stdlib_is_arithmetic(const Symbol *sym);
+/* Whether sym is saveNetworks or loadNetworks, which read or write every
+ * network variable of the program: they belong to the central agent
+ * (§5.1), as a subroutine that names a network variable does. */
+bool stdlib_uses_networks(const Symbol *sym);
 /* The standard subroutine name closest to name (a typo's correction), or
  * NULL when none is close. */
 const char *stdlib_closest(const char *name);

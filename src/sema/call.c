@@ -93,6 +93,11 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
 /* Explains why a subroutine belongs to the central agent (§5.1). */
 static void note_ca_reason(const Symbol *s)
 {
+    if (stdlib_uses_networks(s)) {
+        diag_note(s->loc, "'%s' belongs to the central agent because it reads or writes "
+                  "every network variable", s->name);
+        return;
+    }
     if (s->sub->mentions_network) {
         diag_note(s->loc, "'%s' belongs to the central agent because it uses a network "
                   "variable", s->name);

@@ -116,7 +116,8 @@ static void close_over_callers(SemaInfo *si, size_t flag, bool combine)
 
 /* §5.1: program and every subroutine that names a network variable are CA;
  * then every caller of a CA subroutine, until nothing changes.  EXTERNAL
- * subroutines are always free.  Likewise what may REPLICATE a network:
+ * subroutines are free, except saveNetworks and loadNetworks, which use
+ * every network variable (stdlib_uses_networks).  Likewise what may REPLICATE a network:
  * a subroutine with such a statement (sema_replicate), and its callers;
  * and what may vary from call to call (SubrInfo.varies): RANDOM, EXTERNAL
  * code other than the standard arithmetic, and their callers. */
@@ -126,7 +127,8 @@ void sema_classify_central_agent(SemaInfo *si)
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (!is_global_subr(s))
             continue;
-        s->sub->is_central_agent = !s->sub->external && (s == si->program || s->sub->mentions_network);
+        s->sub->is_central_agent = stdlib_uses_networks(s) ||
+                                   (!s->sub->external && (s == si->program || s->sub->mentions_network));
     }
     close_over_callers(si, offsetof(SubrInfo, is_central_agent), false);
     close_over_callers(si, offsetof(SubrInfo, replicates), false);

@@ -405,6 +405,8 @@ static void global_subr(SemaInfo *si, Decl *d)
     } else {
         subr_header(si, d, sym);
         check_standard(sym);
+        if (stdlib_uses_networks(sym)) /* §5.1: its callers are CA (context.c) */
+            sym->sub->is_central_agent = true;
     }
     sym->defined = true;
     subr_body(si, d, sym);

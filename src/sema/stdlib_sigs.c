@@ -100,6 +100,12 @@ bool stdlib_is_arithmetic(const Symbol *sym)
     return false;
 }
 
+bool stdlib_uses_networks(const Symbol *sym)
+{
+    return sym && sym->kind == SYM_PROC && sym->sub && sym->sub->external &&
+           (!strcmp(sym->name, "saveNetworks") || !strcmp(sym->name, "loadNetworks"));
+}
+
 const StdSubr *stdlib_find(const char *name)
 {
     for (size_t i = 0; i < sizeof subrs / sizeof subrs[0]; i++)
