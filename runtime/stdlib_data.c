@@ -486,60 +486,82 @@ static void get_examples(const dataset *ds, cp_io *rIn, cp_io *rOut,
 
 /* ---- the EXTERNAL procedures ------------------------------------------ */
 
+/* They may be called from network code, in parallel (an I/O area is
+ * "allowed anywhere", semantics §3.1): one at a time, so that no thread
+ * frees a data set or an area another one is reading or filling. */
+
 RT_WEAK void openDatafile(const char *name, cp_int *iInputsN, cp_int *rInputsN,
                           cp_int *iOutputsN, cp_int *rOutputsN, cp_int *examplesN)
 {
-    dataset_load(&train, name);
-    *iInputsN = 0;
-    *iOutputsN = 0;
-    *rInputsN = train.nin;
-    *rOutputsN = train.nout;
-    *examplesN = train.n;
+#pragma omp critical(rt_stdlib_data)
+    {
+        dataset_load(&train, name);
+        *iInputsN = 0;
+        *iOutputsN = 0;
+        *rInputsN = train.nin;
+        *rOutputsN = train.nout;
+        *examplesN = train.n;
+    }
 }
 
 RT_WEAK void initIOareasxRxR(cp_io *rIn, cp_io *rOut, cp_int maxreplicates)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    require_loaded(&train, "initIOareasxRxR", "openDatafile", where);
-    area_alloc(rIn, maxreplicates, train.nin, "initIOareasxRxR", where);
-    area_alloc(rOut, maxreplicates, train.nout, "initIOareasxRxR", where);
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        require_loaded(&train, "initIOareasxRxR", "openDatafile", where);
+        area_alloc(rIn, maxreplicates, train.nin, "initIOareasxRxR", where);
+        area_alloc(rOut, maxreplicates, train.nout, "initIOareasxRxR", where);
+    }
 }
 
 RT_WEAK void getExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
                              cp_int *firstI)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    require_loaded(&train, "getExamplesxRxR", "openDatafile", where);
-    get_examples(&train, rIn, rOut, howmany, firstI, "getExamplesxRxR", where);
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        require_loaded(&train, "getExamplesxRxR", "openDatafile", where);
+        get_examples(&train, rIn, rOut, howmany, firstI, "getExamplesxRxR", where);
+    }
 }
 
 RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    require_loaded(&train, "openTestfile", "openDatafile", where);
-    dataset_load(&test, name);
-    if (test.nin != train.nin || test.nout != train.nout) {
-        int bias = rt_opt.bias ? 1 : 0; /* the files' own counts */
-        rt_error(where, "test data '%s' have %d inputs and %d outputs, "
-                 "the training data '%s' %d and %d%s", test.path,
-                 (int)test.nin - bias, (int)test.nout, train.path, (int)train.nin - bias,
-                 (int)train.nout, bias ? " (not counting the --bias column)" : "");
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        require_loaded(&train, "openTestfile", "openDatafile", where);
+        dataset_load(&test, name);
+        if (test.nin != train.nin || test.nout != train.nout) {
+            int bias = rt_opt.bias ? 1 : 0; /* the files' own counts */
+            rt_error(where, "test data '%s' have %d inputs and %d outputs, "
+                     "the training data '%s' %d and %d%s", test.path,
+                     (int)test.nin - bias, (int)test.nout, train.path, (int)train.nin - bias,
+                     (int)train.nout, bias ? " (not counting the --bias column)" : "");
+        }
+        *examplesN = test.n;
     }
-    *examplesN = test.n;
 }
 
 RT_WEAK void getTestExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
                                  cp_int *firstI)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    require_loaded(&test, "getTestExamplesxRxR", "openTestfile", where);
-    get_examples(&test, rIn, rOut, howmany, firstI, "getTestExamplesxRxR", where);
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        require_loaded(&test, "getTestExamplesxRxR", "openTestfile", where);
+        get_examples(&test, rIn, rOut, howmany, firstI, "getTestExamplesxRxR", where);
+    }
 }
 
 RT_WEAK void initIOareaxR(cp_io *area, cp_int maxreplicates, cp_int perReplicate)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    area_alloc(area, maxreplicates, perReplicate, "initIOareaxR", where);
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        area_alloc(area, maxreplicates, perReplicate, "initIOareaxR", where);
+    }
 }
 
 /* Index of the largest of v[0 .. n-1] (the first one on ties). */
@@ -555,21 +577,24 @@ static int32_t argmax(const cp_real *v, int32_t n)
 RT_WEAK void countCorrectxR(cp_io *actual, cp_io *target, cp_int howmany,
                             cp_int *correct)
 {
-    rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
-    require_loaded(&train, "countCorrectxR", "openDatafile", where);
-    int32_t per = train.nout;
-    if (howmany < 0)
-        rt_error(where, "countCorrectxR: negative example count %d", (int)howmany);
-    check_capacity(actual, howmany, per, "countCorrectxR", "of the outputs", where);
-    check_capacity(target, howmany, per, "countCorrectxR", "of the targets", where);
-    const cp_real *a = actual->data, *t = target->data;
-    /* One output: both on the same side of the middle of the target range. */
-    double mid = (train.tmin + train.tmax) / 2;
-    for (cp_int r = 0; r < howmany; r++) {
-        const cp_real *ar = a + (size_t)r * per, *tr = t + (size_t)r * per;
-        bool ok = per == 1 ? (ar[0] > mid) == (tr[0] > mid)
-                           : argmax(ar, per) == argmax(tr, per);
-        *correct += ok;
+#pragma omp critical(rt_stdlib_data)
+    {
+        rt_srcpos where = rt_lib_where(); /* the call in the .nn file */
+        require_loaded(&train, "countCorrectxR", "openDatafile", where);
+        int32_t per = train.nout;
+        if (howmany < 0)
+            rt_error(where, "countCorrectxR: negative example count %d", (int)howmany);
+        check_capacity(actual, howmany, per, "countCorrectxR", "of the outputs", where);
+        check_capacity(target, howmany, per, "countCorrectxR", "of the targets", where);
+        const cp_real *a = actual->data, *t = target->data;
+        /* One output: both on the same side of the middle of the target range. */
+        double mid = (train.tmin + train.tmax) / 2;
+        for (cp_int r = 0; r < howmany; r++) {
+            const cp_real *ar = a + (size_t)r * per, *tr = t + (size_t)r * per;
+            bool ok = per == 1 ? (ar[0] > mid) == (tr[0] > mid)
+                               : argmax(ar, per) == argmax(tr, per);
+            *correct += ok;
+        }
     }
 }
 

@@ -586,6 +586,39 @@ START_TEST(test_stdlib_protocol_parallel)
 }
 END_TEST
 
+/* The data procedures called from parallel code (an I/O area may be
+ * passed anywhere): they run one at a time, so that no thread frees the
+ * data set or an area that another one reads or fills. */
+static void data_parallel(void *a)
+{
+    static cp_io in, out;
+    int bad = 0;
+#pragma omp parallel for schedule(static) num_threads(8) reduction(+ : bad)
+    for (int i = 0; i < 2000; i++) {
+        cp_int ii, ri, io, ro, n, first = i;
+        openDatafile(a, &ii, &ri, &io, &ro, &n);
+        initIOareasxRxR(&in, &out, 2);
+        getExamplesxRxR(&in, &out, 2, &first);
+        bad += ri != 2 || ro != 1 || n != 500 || first != (i + 2) % 500;
+    }
+    printf("bad %d\n", bad);
+    exit(rt_finish());
+}
+
+START_TEST(test_stdlib_data_parallel)
+{
+    static char text[500 * 16 + 16];
+    size_t len = (size_t)snprintf(text, sizeof text, "500 2 1\n");
+    for (int e = 0; e < 500; e++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%d 0.5\n1\n", e);
+    const char *p = write_file("par.data", text);
+    child_result r;
+    run_child(data_parallel, (void *)p, &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "bad 0\n");
+}
+END_TEST
+
 /* An output file that is an input file is refused before it is written:
  * the protocol file named as a --data file (also through a symbolic link)
  * at the start, the default protocol file when it is a data file read. */
@@ -705,6 +738,7 @@ static Suite *stdlib_suite(void)
     tcase_add_test(tc, test_stdlib_print);
     tcase_add_test(tc, test_stdlib_protocol_and_max_epochs);
     tcase_add_test(tc, test_stdlib_protocol_parallel);
+    tcase_add_test(tc, test_stdlib_data_parallel);
     tcase_add_test(tc, test_stdlib_output_is_input);
     tcase_add_test(tc, test_stdlib_params);
     tcase_add_test(tc, test_stdlib_param_errors);
