@@ -610,6 +610,14 @@ static int compile(int argc, char **argv)
         .werror = opt.werror,
     });
 
+    /* -c and --library make the object of the CuPit program alone: the C
+       files, objects and libraries given only decide the builtins */
+    for (int i = 0; opt.stop == STOP_OBJECT && !opt.no_warn && i < opt.nextra; i++)
+        if (opt.extra[i][0] != '-')
+            fprintf(stderr, "cupitc: warning: '%s' is not part of the object file that %s "
+                    "makes; link it with the program that uses the object\n", opt.extra[i],
+                    opt.library ? "--library" : "-c");
+
     if (!output_ok(&opt)) {
         free(opt.extra);
         return EXIT_INPUT_ERROR;

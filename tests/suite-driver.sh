@@ -45,6 +45,8 @@ check default-c-name sh -c "cd '$out' && '$ROOT/$CUPITC' -S '$ROOT/$prog' && [ -
 
 # -c stops at the object file; the default executable is a.out
 check object sh -c "cd '$out' && '$ROOT/$CUPITC' -c '$ROOT/$prog' && [ -f control.o ] && [ ! -e a.out ]"
+# a C file given with -c or --library is not in the object: a warning says so
+check object-c-file sh -c "printf 'int f(void);\\n' >'$out/f.c' && '$CUPITC' -c '$prog' '$out/f.c' -o '$out/f.o' 2>'$out/f.err' && grep -q \"warning: '$out/f.c' is not part of the object file that -c makes\" '$out/f.err' && '$CUPITC' --library '$prog' '$out/f.c' -o '$out/f.o' 2>'$out/f.err' && grep -q 'that --library makes' '$out/f.err'"
 check default-exe sh -c "cd '$out' && '$ROOT/$CUPITC' '$ROOT/$prog' && ./a.out | grep -q '^120 5'"
 check verbose sh -c "'$CUPITC' -v -O1 '$prog' -o '$out/v' 2>&1 | grep -q -- '-fopenmp.*-O1\|-O1.*-fopenmp'"
 check debug sh -c "'$CUPITC' -g -O0 '$prog' -o '$out/g' && '$out/g' | grep -q '^120 5'"
