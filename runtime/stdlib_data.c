@@ -199,6 +199,22 @@ static char *slurp(const char *path, size_t *len_out)
     return buf;
 }
 
+/* Whether the first field of the row at p is a number (also one that the
+ * row check then refuses, such as inf): then the row is data, not a header
+ * of column names.  An empty one is a name (pandas writes ",x1,x2" above
+ * its index column). */
+static bool csv_number_first(const char *p)
+{
+    const char *z = p + strcspn(p, ",\n");
+    while (z > p && strchr(" \t\r", z[-1]))
+        z--;
+    if (z == p)
+        return false;
+    char *end;
+    (void)strtod(p, &end);
+    return end == z;
+}
+
 /* A CSV data file as the FANN text the reader knows: rows of
  * comma-separated numbers, an optional first row of column names, the last
  * --csv-outputs columns (default 1) the targets. */
@@ -217,7 +233,7 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
         p++;
         line++;
     }
-    if (*p && !strchr("0123456789+-.", *p)) {
+    if (*p && !csv_number_first(p)) {
         while (*p && *p != '\n')
             p++;
         if (*p)

@@ -180,6 +180,11 @@ START_TEST(test_stdlib_csv)
     ck_assert_int_eq(ro, 2);
     ck_assert_int_eq(n, 2);
     rt_opt.csv_outputs = 0;
+    /* a header with an empty first name (pandas' index column) */
+    p = write_file("f.csv", ",x,y\n0,1,2\n1,3,4\n");
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 2);
+    ck_assert_int_eq(n, 2);
     /* blank rows before the header row: it is still the header */
     p = write_file("f.csv", "\n \r\nx,y\r\n1,2\r\n\n3,4\n");
     openDatafile(p, &ii, &ri, &io, &ro, &n);
@@ -285,6 +290,8 @@ START_TEST(test_stdlib_malformed_files)
         { "\n \n", "f.csv:1: run-time error: empty data file" },
         { "a,b\n\n\n", "f.csv:3: run-time error: no rows of numbers in the CSV file" },
         { "\n\na,b\n1,x\n", "f.csv:4: run-time error: 'x' is not a number" },
+        { "inf,1\n1,2\n", "f.csv:1: run-time error: 'inf' is not a finite number in the range of Real" },
+        { " nan ,1\n", "f.csv:1: run-time error: 'nan' is not a finite number in the range of Real" },
     };
     for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
         bad_path = write_file("f.csv", csv_cases[i].text);
