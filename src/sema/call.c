@@ -83,6 +83,7 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
         }
         if (!sema_check_writable(c, a, "pass", " to a VAR parameter"))
             continue;
+        sema_note_set(c, a);
         if (t != f->type)
             diag_error(a->loc, "argument %d of '%s' has type %s, but VAR parameter '%s' "
                        "needs exactly %s", i + 1, callee->name, t->name, f->name,

@@ -354,6 +354,8 @@ void sema_io_assign(Ctx *c, Stmt *s)
     if (it != d->type)
         diag_error(io->loc, "I/O area '%s' has type %s, but element '%s' has type %s",
                    io->sym->name, it->name, d->name, d->type->name);
+    else if (s->kind == STMT_INPUT)
+        sema_note_input(c, d);
 }
 
 /* ---- REPLICATE, EXTEND, CONNECT, MERGE ------------------------------------ */

@@ -51,6 +51,10 @@ void sema_check_merge_calls(SemaInfo *si);
 /* Records a store to target (analysed) by `op` with value (NULL: a
  * REDUCTION INTO), for the use counts of -Wall. */
 void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value);
+/* -Wmerge-accumulates: obj may be set here (a VAR argument), or the input
+ * assignment `net[].g[].elem <-- area` sets elem. */
+void sema_note_set(Ctx *c, Expr *obj);
+void sema_note_input(Ctx *c, const Symbol *elem);
 
 /* ---- scope.c ---- */
 /* A bit set of SymKinds, for "did you mean". */

@@ -9,7 +9,9 @@
  *   -Wmerge-accumulates      an element that a MERGE procedure adds up
  *                            (ME.e += YOU.e) and that other code only adds to:
  *                            after each MERGE every replicate holds the sum,
- *                            so it grows without bound unless reset. */
+ *                            so it grows without bound unless reset.  A
+ *                            store of a whole object, a VAR argument and
+ *                            an input assignment count as resets. */
 #include "sema_internal.h"
 
 /* Whether e names element elem somewhere (ME.e := ME.e + x is an update). */
@@ -29,9 +31,47 @@ static bool mentions_elem(const Expr *e, const Symbol *elem)
     }
 }
 
+/* A store of a whole object of type t (ME := U (...), a record, an array
+ * of records) sets every element inside it. */
+static void note_whole_set(SemaInfo *si, const Type *t)
+{
+    if (!t)
+        return;
+    if (t->kind == TY_ARRAY) {
+        note_whole_set(si, t->elem);
+        return;
+    }
+    if (t->kind != TY_RECORD && t->kind != TY_NODE && t->kind != TY_CONNECTION)
+        return;
+    for (int i = 0; i < t->elems.len; i++) {
+        const Symbol *e = VEC_AT(t->elems, i, Symbol);
+        sema_use(si, e)->elem_reset = true;
+        note_whole_set(si, e->type); /* finite: no type contains itself (S-20) */
+    }
+}
+
+void sema_note_set(Ctx *c, Expr *obj)
+{
+    if (!obj || c->kind == CTX_MERGE)
+        return;
+    if (obj->kind == EXPR_SELECT && obj->sym && obj->sym->kind == SYM_ELEM)
+        sema_use(c->si, obj->sym)->elem_reset = true;
+    note_whole_set(c->si, obj->type);
+}
+
+void sema_note_input(Ctx *c, const Symbol *elem)
+{
+    sema_use(c->si, elem)->elem_reset = true;
+    note_whole_set(c->si, elem->type);
+}
+
 void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
 {
-    if (!target || !target->sym)
+    if (!target)
+        return;
+    if (op == ASSIGN_SET && c->kind != CTX_MERGE)
+        note_whole_set(c->si, target->type);
+    if (!target->sym)
         return;
     Symbol *sym = target->sym;
     SymUse *use = sema_use(c->si, sym);
