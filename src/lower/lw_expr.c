@@ -762,9 +762,10 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
     bool lane = lw->fn && lw->fn->lane;
     /* the replacements are for this call's own arguments, not for the
        calls nested in them */
-    IrExpr *temps[LW_MAX_ARG_TEMPS];
-    memcpy(temps, lw->arg_temps, sizeof temps);
-    memset(lw->arg_temps, 0, sizeof lw->arg_temps);
+    IrExpr **temps = lw->arg_temps;
+    int ntemps = lw->n_arg_temps;
+    lw->arg_temps = NULL;
+    lw->n_arg_temps = 0;
     for (int i = 0; i < args->len && i < subr->sub->params.len; i++) {
         Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -775,7 +776,7 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
             continue;
         }
         IrExpr *x = NULL;
-        if (i < LW_MAX_ARG_TEMPS && temps[i]) {
+        if (i < ntemps && temps[i]) {
             x = temps[i]; /* copied in and out around the call */
         } else if (p->access == ACCESS_CONST) {
             x = NULL; /* below */
@@ -786,7 +787,7 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
                 lw_unsupported(lw, a->loc, "a node or connection VAR argument of an EXTERNAL "
                                            "subroutine in replicated network code");
         }
-        if (p->access == ACCESS_CONST) {
+        if (!x && p->access == ACCESS_CONST) {
             if (ext && (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
                 /* EXTERNAL: records, arrays, nodes and connections by address */
                 IrExpr *ca_val = k == TY_NODE ? ca_node_value(lw, a) : NULL;
@@ -841,9 +842,10 @@ IrExpr *lw_global_call(Lw *lw, const Symbol *f, PtrVec *args)
     }
     IrStmt *pre = ir_block(m, (Loc){0});
     PtrVec post = {0};
-    IrExpr *temps[LW_MAX_ARG_TEMPS] = {0};
+    int n = args->len < f->sub->params.len ? args->len : f->sub->params.len;
+    IrExpr **temps = arena_alloc(lw->arena, (size_t)(n ? n : 1) * sizeof *temps);
     bool any = false;
-    for (int i = 0; i < args->len && i < f->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+    for (int i = 0; i < n; i++) {
         Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         if (p->access != ACCESS_VAR || p->type->kind != TY_NODE)
             continue;
@@ -862,8 +864,10 @@ IrExpr *lw_global_call(Lw *lw, const Symbol *f, PtrVec *args)
         any = true;
     }
     PtrVec out = {0};
-    if (any)
-        memcpy(lw->arg_temps, temps, sizeof temps);
+    if (any) {
+        lw->arg_temps = temps;
+        lw->n_arg_temps = n;
+    }
     lw_args(lw, f, args, &out);
     IrExpr *call = call_of(lw, f, &out);
     if (!any)
@@ -1037,18 +1041,26 @@ bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args)
 {
     if (!in_central_agent(lw) || !any_moves_storage(args))
         return false;
-    for (int i = 0; i < args->len && i < subr->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+    /* evaluating an argument lowers the calls in it, which consume
+       lw->arg_temps: the temporaries go in when all are evaluated */
+    int n = args->len < subr->sub->params.len ? args->len : subr->sub->params.len;
+    IrExpr **temps = arena_alloc(lw->arena, (size_t)(n ? n : 1) * sizeof *temps);
+    for (int i = 0; i < n && i < lw->n_arg_temps; i++)
+        temps[i] = lw->arg_temps[i];
+    for (int i = 0; i < n; i++) {
         Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         TypeKind k = p->type->kind;
-        if (p->access != ACCESS_CONST || lw->arg_temps[i] ||
+        if (p->access != ACCESS_CONST || temps[i] ||
             (subr->sub->external && (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE ||
                                      k == TY_CONNECTION || type_is_node_array(p->type))))
             continue;
         IrVar *t = lw_decl(lw, "fa", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), a->loc);
         t->is_const = true;
-        lw->arg_temps[i] = ir_ref(lw->m, t);
+        temps[i] = ir_ref(lw->m, t);
     }
+    lw->arg_temps = temps;
+    lw->n_arg_temps = n;
     return true;
 }
 
@@ -1057,26 +1069,25 @@ bool lw_indices_first(Lw *lw, Expr *target, LwBare *b)
     memset(b, 0, sizeof *b);
     if (!lw->fn || lw->fn->ctx != CTX_CA || lw->fn->lane)
         return false;
-    Expr *found[LW_MAX_BARE_IDX];
-    int n = 0;
-    for (Expr *e = target; e && n < LW_MAX_BARE_IDX;) {
+    LwBare found;
+    memset(&found, 0, sizeof found);
+    for (Expr *e = target; e;) {
         if (e->kind == EXPR_SELECT) {
             e = e->u.select.obj;
         } else if (e->kind == EXPR_SUBSCRIPT) {
             if (lw_moves_storage(e->u.subscript.index))
-                found[n++] = e->u.subscript.index;
+                lw_bare_add(lw, &found, e->u.subscript.index);
             e = e->u.subscript.obj;
         } else {
             break;
         }
     }
     /* in the order they are written (outermost first) */
-    for (int i = n - 1; i >= 0; i--) {
-        Expr *x = found[i];
-        b->idx[b->n] = x;
-        b->tmp[b->n] = lw_decl(lw, "ix", lw_vt(lw, x->type), lw_expr(lw, x), x->loc);
-        b->tmp[b->n]->is_const = true;
-        b->n++;
+    for (int i = found.n - 1; i >= 0; i--) {
+        Expr *x = found.idx[i];
+        lw_bare_add(lw, b, x);
+        b->tmp[b->n - 1] = lw_decl(lw, "ix", lw_vt(lw, x->type), lw_expr(lw, x), x->loc);
+        b->tmp[b->n - 1]->is_const = true;
     }
     if (!b->n)
         return false;

@@ -35,7 +35,7 @@ typedef struct LwFn {
     IrVar *net_v, *rep_v, *idx_v, *b_v, *k_v, *me_v, *ms_v, *you_v, *ret_v, *m0_v;
 } LwFn;
 
-enum { LW_MAX_MASKS = 64, LW_MAX_ARG_TEMPS = 16, LW_MAX_BARE_IDX = 16 };
+enum { LW_MAX_MASKS = 64 };
 
 /* A store through the bare network variable in the central agent
  * (`net.path`, semantics: the element of every replicate): the subscript
@@ -45,9 +45,9 @@ enum { LW_MAX_MASKS = 64, LW_MAX_ARG_TEMPS = 16, LW_MAX_BARE_IDX = 16 };
 typedef struct LwBare {
     struct LwBare *up;   /* the enclosing one (a FOR body may store again) */
     Expr *target;
-    Expr *idx[LW_MAX_BARE_IDX];
-    IrVar *tmp[LW_MAX_BARE_IDX];
-    int n;
+    Expr **idx;          /* n of them (lw_bare_add grows them) */
+    IrVar **tmp;
+    int n, cap;
 } LwBare;
 
 typedef struct Lw {
@@ -85,7 +85,8 @@ typedef struct Lw {
     IrExpr *deferred_commit; /* the network to commit for, or NULL */
     PtrVec merge_callees; /* Symbol*: object subroutines MERGE procedures call */
     /* cg_args: arguments replaced by temporaries (a copied-in node), or NULL */
-    IrExpr *arg_temps[LW_MAX_ARG_TEMPS];
+    IrExpr **arg_temps; /* n_arg_temps of them */
+    int n_arg_temps;
     /* interface call sites in lane code -> their lane-array argument
        temporaries (passes recompute connection values from them) */
     PtrMap site_args;   /* (Expr* call, IrFunc*, 0) -> IrVar** (one per parameter) */
@@ -244,6 +245,7 @@ void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, L
  * forgets the temporaries. */
 bool lw_bare_applies(Lw *lw, Expr *target);
 bool lw_bare_begin(Lw *lw, Expr *target, LwBare *b, Loc loc);
+void lw_bare_add(Lw *lw, LwBare *b, Expr *idx);
 void lw_bare_copy(Lw *lw, LwBare *b, Loc loc);
 void lw_bare_end(Lw *lw, LwBare *b);
 

@@ -360,17 +360,22 @@ static void call_stmt(Lw *lw, Expr *call)
     IrModule *m = M(lw);
     const Symbol *f = call->sym;
     PtrVec *args = &call->u.call.args;
-    LwCaNode nodes[LW_MAX_ARG_TEMPS];
-    IrVar *vl[LW_MAX_ARG_TEMPS] = {0}, *vp[LW_MAX_ARG_TEMPS] = {0}, *vt[LW_MAX_ARG_TEMPS] = {0};
-    IrVar *vr[LW_MAX_ARG_TEMPS] = {0};
+    int na = args->len < f->sub->params.len ? args->len : f->sub->params.len;
+    size_t sz = (size_t)(na ? na : 1);
+    LwCaNode *nodes = arena_alloc(lw->arena, sz * sizeof *nodes);
+    IrVar **vl = arena_alloc(lw->arena, sz * sizeof *vl), **vp = arena_alloc(lw->arena, sz * sizeof *vp);
+    IrVar **vt = arena_alloc(lw->arena, sz * sizeof *vt), **vr = arena_alloc(lw->arena, sz * sizeof *vr);
+    /* the copied-in nodes replace their arguments (lw->arg_temps, set when
+       all are evaluated: the calls in an index consume lw->arg_temps) */
+    IrExpr **temps = arena_alloc(lw->arena, sz * sizeof *temps);
     IrStmt *saved = NULL;
     bool any = false;
     const IrType *i32 = ir_t(m, IRT_I32);
     /* VAR arguments through the bare network variable: after the call,
        what it stored in replicate 0 is copied to the others */
-    LwBare bare[LW_MAX_ARG_TEMPS];
-    bool all[LW_MAX_ARG_TEMPS] = {0};
-    for (int i = 0; i < args->len && i < f->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+    LwBare *bare = arena_alloc(lw->arena, sz * sizeof *bare);
+    bool *all = arena_alloc(lw->arena, sz * sizeof *all);
+    for (int i = 0; i < na; i++) {
         Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         if (p->access != ACCESS_VAR || !lw_bare_applies(lw, a))
@@ -380,7 +385,7 @@ static void call_stmt(Lw *lw, Expr *call)
         any = true;
         all[i] = lw_bare_begin(lw, a, &bare[i], call->loc);
     }
-    for (int i = 0; i < args->len && i < f->sub->params.len && i < LW_MAX_ARG_TEMPS; i++) {
+    for (int i = 0; i < na; i++) {
         Symbol *p = VEC_AT(f->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
         if (p->access != ACCESS_VAR || p->type->kind != TY_NODE || !lw_ca_node(lw, a, &nodes[i]))
@@ -425,8 +430,10 @@ static void call_stmt(Lw *lw, Expr *call)
                         ir_cond(m, lw_vt(lw, n->node), ir_ref(m, vl[i]), lane_v,
                                 ir_cast(m, lw_vt(lw, n->node), ir_deref(m, ir_ref(m, vp[i])))),
                         call->loc);
-        lw->arg_temps[i] = ir_addr(m, ir_ref(m, vt[i]));
+        temps[i] = ir_addr(m, ir_ref(m, vt[i]));
     }
+    lw->arg_temps = temps;
+    lw->n_arg_temps = na;
     /* an argument that may move network storage before the addresses of
        VAR arguments are taken (assign_stmt) */
     if (!any && lw->fn && lw->fn->ctx == CTX_CA && any_var_arg(f) && lw_moves_storage_args(args)) {
@@ -436,7 +443,7 @@ static void call_stmt(Lw *lw, Expr *call)
     if (any_var_arg(f))
         lw_args_first(lw, f, args);
     lw_global_call_stmt(lw, f, args, call->loc);
-    for (int i = 0; i < LW_MAX_ARG_TEMPS; i++) {
+    for (int i = 0; i < na; i++) {
         if (!vt[i])
             continue;
         IrStmt *s = lw_add(lw, IRS_IF, call->loc);
@@ -454,7 +461,7 @@ static void call_stmt(Lw *lw, Expr *call)
         back->b = ir_ref(m, vt[i]);
         ir_append(m, s->els, back);
     }
-    for (int i = LW_MAX_ARG_TEMPS - 1; i >= 0; i--)
+    for (int i = na - 1; i >= 0; i--)
         if (all[i]) {
             lw_bare_copy(lw, &bare[i], call->loc);
             lw_bare_end(lw, &bare[i]);
@@ -969,6 +976,26 @@ static void assign_to(Lw *lw, Stmt *s, IrExpr *lv, IrExpr *val)
 
 /* ---- stores through the bare network variable --------------------------------------------- */
 
+/* Appends the subscript index idx to b (no temporary yet). */
+void lw_bare_add(Lw *lw, LwBare *b, Expr *idx)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 8;
+        Expr **ni = arena_alloc(lw->arena, (size_t)cap * sizeof *ni);
+        IrVar **nt = arena_alloc(lw->arena, (size_t)cap * sizeof *nt);
+        if (b->n) {
+            memcpy(ni, b->idx, (size_t)b->n * sizeof *ni);
+            memcpy(nt, b->tmp, (size_t)b->n * sizeof *nt);
+        }
+        b->idx = ni;
+        b->tmp = nt;
+        b->cap = cap;
+    }
+    b->idx[b->n] = idx;
+    b->tmp[b->n] = NULL;
+    b->n++;
+}
+
 /* The location `net.path` of the central agent: the root of the path is
  * the network variable itself (not net[i], which names one replicate);
  * true with the subscripts of the path in b (outermost last). */
@@ -982,9 +1009,7 @@ static bool bare_path(Lw *lw, Expr *e, LwBare *b)
         case EXPR_SUBSCRIPT:
             if (e->u.subscript.obj->type && e->u.subscript.obj->type->kind == TY_NETWORK)
                 return false; /* net[i].path: replicate i alone */
-            if (b->n >= LW_MAX_BARE_IDX)
-                return false;
-            b->idx[b->n++] = e->u.subscript.index;
+            lw_bare_add(lw, b, e->u.subscript.index);
             e = e->u.subscript.obj;
             break;
         case EXPR_NAME:
