@@ -35,8 +35,6 @@ typedef struct LwFn {
     IrVar *net_v, *rep_v, *idx_v, *b_v, *k_v, *me_v, *ms_v, *you_v, *ret_v, *m0_v;
 } LwFn;
 
-enum { LW_MAX_MASKS = 64 };
-
 /* A store through the bare network variable in the central agent
  * (`net.path`, semantics: the element of every replicate): the subscript
  * indices of the path, evaluated once into temporaries before the store
@@ -62,8 +60,8 @@ typedef struct Lw {
     bool failed;
 
     /* lane code */
-    IrVar *masks[LW_MAX_MASKS]; /* the enclosing masks, innermost last */
-    int nmasks;
+    IrVar **masks;      /* the enclosing masks, innermost last */
+    int nmasks, cap_masks;
     int loop_base;      /* where the innermost loop's mask sits */
     IrVar *lane;        /* the lane index of the lane loop being filled */
     PtrVec hoist_exprs; /* object function calls already lowered ... */

@@ -100,9 +100,13 @@ static IrVar *cur_mask(Lw *lw)
 
 static void push_mask(Lw *lw, IrVar *mk)
 {
-    if (lw->nmasks == LW_MAX_MASKS) {
-        lw_unsupported(lw, (Loc){0}, "control flow nested this deeply in network code");
-        return;
+    if (lw->nmasks == lw->cap_masks) {
+        int cap = lw->cap_masks ? 2 * lw->cap_masks : 64;
+        IrVar **v = arena_alloc(lw->arena, (size_t)cap * sizeof *v);
+        if (lw->nmasks)
+            memcpy(v, lw->masks, (size_t)lw->nmasks * sizeof *v);
+        lw->masks = v;
+        lw->cap_masks = cap;
     }
     lw->masks[lw->nmasks++] = mk;
 }
