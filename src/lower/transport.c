@@ -208,7 +208,13 @@ typedef struct TCtx {
     unsigned stamp;
     PtrVec stack;           /* Symbol*: subroutines being walked */
     bool gave_up;           /* recursion: keep everything of this net in memory */
+    long entered;           /* subroutine walks so far (T_MAX_ENTERED) */
 } TCtx;
+
+/* The walk follows every call into its callee, so a chain of subroutines
+ * each calling the next twice takes exponential time: past this many
+ * subroutine walks for one network it gives up (as for recursion). */
+enum { T_MAX_ENTERED = 200000 };
 
 static int idx(const TNet *tn, int b, int e)
 {
@@ -468,6 +474,10 @@ static void for_children(TCtx *c, void *cx, Expr *e, State *S, ExprFn fn)
 
 static bool enter(TCtx *c, const Symbol *s)
 {
+    if (c->gave_up || ++c->entered > T_MAX_ENTERED) {
+        c->gave_up = true;
+        return false;
+    }
     for (int i = 0; i < c->stack.len; i++)
         if (c->stack.items[i] == s) {
             c->gave_up = true; /* recursion */

@@ -40,6 +40,7 @@ typedef struct UCtx {
     unsigned marks;        /* symbols marked so far */
     PtrVec stack;          /* subroutines being walked */
     bool gave_up;
+    long entered;          /* subroutine walks so far (U_MAX_ENTERED) */
     bool effects;          /* a procedure call with effects of its own, RANDOM or a
                               call of a function that may vary was walked */
     PtrMap calls;          /* CA call (Expr *) -> (void *)1 uniform / (void *)2 not */
@@ -85,8 +86,17 @@ static void mark_sym(UCtx *c, const Symbol *s)
     c->marks++;
 }
 
+/* The walk follows every call into its callee, so a chain of subroutines
+ * each calling the next twice takes exponential time: past this many
+ * subroutine walks it gives up (as for recursion). */
+enum { U_MAX_ENTERED = 200000 };
+
 static bool enter(UCtx *c, const Symbol *s)
 {
+    if (c->gave_up || ++c->entered > U_MAX_ENTERED) {
+        c->gave_up = true;
+        return false;
+    }
     for (int i = 0; i < c->stack.len; i++)
         if (c->stack.items[i] == s) {
             c->gave_up = true;
