@@ -110,8 +110,12 @@ static void indent(Emitter *e)
         put(e, e->line_file, e->cached_file_len);
         put(e, "\"\n", 2);
     }
+    /* at most 24 levels: deeper nesting (generated lane code of 100 nested
+       IFs) would otherwise make the C grow with the square of the depth */
+    enum { MAX_INDENT_LEVELS = 24 };
     static const char spaces[] = "                                ";
-    for (int left = e->depth * 4; left > 0; left -= (int)sizeof spaces - 1)
+    int levels = e->depth < MAX_INDENT_LEVELS ? e->depth : MAX_INDENT_LEVELS;
+    for (int left = levels * 4; left > 0; left -= (int)sizeof spaces - 1)
         put(e, spaces, left < (int)sizeof spaces - 1 ? (size_t)left : sizeof spaces - 1);
 }
 
