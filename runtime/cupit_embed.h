@@ -34,7 +34,7 @@ int cupit_init(int argc, char **argv);
 /* Runs the global procedure `name` (one without parameters); 0, or -1 if
  * the program has no such procedure. */
 int cupit_call(const char *name);
-/* The global I/O area `name`, or NULL. */
+/* The global I/O area `name`, or NULL (also for a NULL name). */
 cp_io *cupit_io(const char *name);
 /* Releases everything; returns the exit status a program would have. */
 int cupit_finish(void);

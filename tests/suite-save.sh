@@ -155,7 +155,7 @@ fi
 if "$CUPITC" -Wall -Werror --library tests/save/lib-calls.nn -o "$emb/lib-calls.o" >"$emb/lc.log" 2>&1 &&
    cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" tests/save/lib-calls.c "$emb/lib-calls.o" \
       "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/lib-calls" >>"$emb/lc.log" 2>&1; then
-    for c in "normal:0:step" "finish-first:0:step" "finish-twice:0:step" \
+    for c in "normal:0:step" "io-names:0:step" "finish-first:0:step" "finish-twice:0:step" \
              "call-first:3:run-time error: cupit_call (\"step\"): called before cupit_init" \
              "init-twice:3:run-time error: cupit_init: the program is already initialized" \
              "call-after:3:run-time error: cupit_call (\"step\"): called after cupit_finish" \

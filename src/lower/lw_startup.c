@@ -286,6 +286,12 @@ static void library_api(Lw *lw, const Start *st)
     IrFunc *io = startup_fn(lw, "cupit_io", ir_t_ptr(m, ir_t(m, IRT_IO), false), true);
     IrVar *iname = ir_param(m, io, "name", ir_t(m, IRT_CSTR));
     if (nio) {
+        /* a NULL name names no area (strcmp would crash) */
+        IrStmt *none = ir_s(m, IRS_IF, (Loc){0});
+        none->a = ir_binary(m, IROP_EQ, bt, ir_ref(m, iname), ir_null(m));
+        none->then = ir_block(m, (Loc){0});
+        ir_append(m, none->then, ret_stmt(lw, ir_null(m)));
+        ir_append(m, io->body, none);
         IrStmt *l2 = ir_s(m, IRS_FOR, (Loc){0});
         l2->for_kind = IRFOR_RANGE;
         l2->var = ir_var(m, "i", i, IRV_LOCAL);

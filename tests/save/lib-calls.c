@@ -1,6 +1,7 @@
 /* lib-calls.c -- the host of lib-calls.nn: argv[1] names the order in
  * which it calls the entry points of cupit_embed.h.  Each wrong order is
- * a run-time error that names it (exit status 3), not a crash. */
+ * a run-time error that names it (exit status 3), not a crash; cupit_io
+ * returns NULL for a NULL or unknown name. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,9 @@ int main(int argc, char **argv)
     if (strcmp(mode, "init-twice") == 0)
         cupit_init(1, args);
     cupit_call("step");
+    if (strcmp(mode, "io-names") == 0 &&
+        (cupit_io(NULL) != NULL || cupit_io("nothing") != NULL || cupit_io("xs") == NULL))
+        return 1;
     int st = cupit_finish();
     if (strcmp(mode, "finish-twice") == 0)
         st |= cupit_finish();
