@@ -260,12 +260,12 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
             if (cols < 0)
                 cols = fields;
             if (fields != cols)
-                rt_error((rt_srcpos){ path, line }, "%d columns, but the first row has %d",
-                         (int)fields, (int)cols);
+                rt_error((rt_srcpos){ path, line }, "%d column%s, but the first row has %d",
+                         (int)fields, fields == 1 ? "" : "s", (int)cols);
             if (cols <= nout)
-                rt_error((rt_srcpos){ path, line }, "%d columns leave no inputs beside %d "
-                         "output column%s (--csv-outputs)", (int)cols, (int)nout,
-                         nout == 1 ? "" : "s");
+                rt_error((rt_srcpos){ path, line }, "%d column%s leave%s no inputs beside %d "
+                         "output column%s (--csv-outputs)", (int)cols, cols == 1 ? "" : "s",
+                         cols == 1 ? "s" : "", (int)nout, nout == 1 ? "" : "s");
             /* every field a number, checked here so that messages name CSV lines */
             char *q = p, *row_end = p + n;
             for (int32_t k = 1; k <= fields; k++) {
@@ -370,9 +370,10 @@ static void dataset_load(dataset *ds, const char *name)
     /* Every value takes at least one character: refuse impossible headers
      * before allocating for them. */
     if ((double)ds->n * (ds->nin - bias + ds->nout) > (double)len)
-        rt_error((rt_srcpos){ path, r.line - 1 }, "header: %d examples of %d "
-                 "values do not fit a file of %zu bytes", (int)ds->n,
-                 (int)(ds->nin - bias + ds->nout), len);
+        rt_error((rt_srcpos){ path, r.line - 1 }, "header: %d example%s of %d "
+                 "values do%s not fit a file of %zu bytes", (int)ds->n,
+                 ds->n == 1 ? "" : "s", (int)(ds->nin - bias + ds->nout),
+                 ds->n == 1 ? "es" : "", len);
     ds->in = rt_alloc(rt_lib_where(), (size_t)ds->n * ds->nin * sizeof(cp_real));
     ds->out = rt_alloc(rt_lib_where(), (size_t)ds->n * ds->nout * sizeof(cp_real));
     /* one line of values as read, before they become Reals */
@@ -412,7 +413,7 @@ static void dataset_load(dataset *ds, const char *name)
     rt_free(row, (size_t)widest * sizeof(double));
     if (next_line(&r))
         rt_error((rt_srcpos){ path, r.line }, "unexpected data after the %d "
-                 "examples announced in the header", (int)ds->n);
+                 "example%s announced in the header", (int)ds->n, ds->n == 1 ? "" : "s");
     free(r.text);
 }
 
@@ -470,8 +471,9 @@ static void check_capacity(const cp_io *area, cp_int howmany, int32_t per,
                  "replicate, the data need %d", who, which,
                  (int)area->per_rep, (int)per);
     if ((int64_t)howmany * per > area->count)
-        rt_error(where, "%s: %d examples do not fit the I/O area %s "
-                 "(%d values)", who, (int)howmany, which, (int)area->count);
+        rt_error(where, "%s: %d example%s not fit the I/O area %s "
+                 "(%d values)", who, (int)howmany, howmany == 1 ? " does" : "s do", which,
+                 (int)area->count);
 }
 
 /* Copies examples (firstI + r) mod n into replicate r, r < howmany. */
