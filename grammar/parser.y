@@ -983,6 +983,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         hint = " (an interval has one '...': use parentheses)";
     else if (!operand_expected && la == YYTRANSLATE('?'))
         hint = " (a nested '?:' needs parentheses)";
+    else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
+             && !has_token(expected, n, TK_UIDENT))
+        hint = " (names of objects, fields and subroutines start with a lower-case letter)";
+    else if (la == YYTRANSLATE(TK_LIDENT) && has_token(expected, n, TK_UIDENT)
+             && !has_token(expected, n, TK_LIDENT))
+        hint = " (type names start with an upper-case letter)";
 
     int opener;
     Loc opened;
