@@ -2,6 +2,7 @@
  * and answers the C emitter's questions about them. */
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "lower_internal.h"
 
 /* ---- pointer map ------------------------------------------------------------ */
@@ -162,97 +163,36 @@ bool lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net
 
 /* ---- subroutines that name I/O areas ------------------------------------------------ */
 
-static bool io_in_expr(LowerPlan *p, const Expr *e);
+typedef struct IoScan {
+    AstWalk walk; /* first: the callbacks get &walk */
+    LowerPlan *p;
+    bool found;
+} IoScan;
 
-static bool io_in_exprs(LowerPlan *p, const PtrVec *v)
+static void io_callee(IoScan *sc, const Symbol *s)
 {
-    for (int i = 0; i < v->len; i++)
-        if (io_in_expr(p, VEC_AT(*v, i, Expr)))
-            return true;
-    return false;
+    if (s && !sc->found && lower_uses_io(sc->p, s))
+        sc->found = true;
 }
 
-static bool io_in_expr(LowerPlan *p, const Expr *e)
+static void io_in_expr(AstWalk *w, Expr *e)
 {
-    if (!e)
-        return false;
-    switch (e->kind) {
-    case EXPR_NAME: return e->sym && e->sym->kind == SYM_IO;
-    case EXPR_SELECT: return io_in_expr(p, e->u.select.obj);
-    case EXPR_SUBSCRIPT:
-        return io_in_expr(p, e->u.subscript.obj) || io_in_expr(p, e->u.subscript.index);
-    case EXPR_ALLSLICE: return io_in_expr(p, e->u.allslice.obj);
-    case EXPR_CONNADDR:
-        return io_in_expr(p, e->u.connaddr.from) || io_in_expr(p, e->u.connaddr.to);
-    case EXPR_UNARY: return io_in_expr(p, e->u.unary.operand);
-    case EXPR_BINARY: return io_in_expr(p, e->u.binary.lhs) || io_in_expr(p, e->u.binary.rhs);
-    case EXPR_TERNARY:
-        return io_in_expr(p, e->u.ternary.cond) || io_in_expr(p, e->u.ternary.then_e) ||
-               io_in_expr(p, e->u.ternary.else_e);
-    case EXPR_CALL:
-        return io_in_exprs(p, &e->u.call.args) || (e->sym && lower_uses_io(p, e->sym));
-    case EXPR_OBJCALL:
-        return io_in_expr(p, e->u.objcall.obj) || io_in_exprs(p, &e->u.objcall.args) ||
-               (e->sym && lower_uses_io(p, e->sym));
-    case EXPR_CONVERT: return io_in_exprs(p, &e->u.convert.args);
-    case EXPR_MAXINDEX: return io_in_expr(p, e->u.maxindex.obj);
-    default: return false;
-    }
+    IoScan *sc = (IoScan *)w;
+    if (e->kind == EXPR_NAME && e->sym && e->sym->kind == SYM_IO)
+        sc->found = true;
+    if (e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL)
+        io_callee(sc, e->sym);
 }
 
-static bool io_in_block(LowerPlan *p, const Block *b)
+static void io_in_stmt(AstWalk *w, Stmt *s)
 {
-    if (!b)
-        return false;
-    for (int i = 0; i < b->defs.len; i++) {
-        const Decl *d = VEC_AT(b->defs, i, Decl);
-        for (int j = 0; j < d->u.data.ids.len; j++)
-            if (io_in_expr(p, VEC_AT(d->u.data.ids, j, InitId)->init))
-                return true;
-    }
-    for (int i = 0; i < b->stmts.len; i++) {
-        const Stmt *s = VEC_AT(b->stmts, i, Stmt);
-        bool found = false;
-        switch (s->kind) {
-        case STMT_ASSIGN:
-            found = io_in_expr(p, s->u.assign.target) || io_in_expr(p, s->u.assign.value);
-            break;
-        case STMT_INPUT: case STMT_OUTPUT: found = true; break;
-        case STMT_CALL: case STMT_OBJCALL: found = io_in_expr(p, s->u.call.call); break;
-        case STMT_MULTICALL: found = io_in_exprs(p, &s->u.multi.calls); break;
-        case STMT_REDUCTION:
-            found = io_in_expr(p, s->u.reduction.into) ||
-                    (s->callee && lower_uses_io(p, s->callee));
-            break;
-        case STMT_WTA:
-            found = io_in_exprs(p, &s->u.wta.args) || (s->proc && lower_uses_io(p, s->proc)) ||
-                    (s->callee && lower_uses_io(p, s->callee));
-            break;
-        case STMT_RETURN: found = io_in_expr(p, s->u.ret.value); break;
-        case STMT_IF:
-            for (int j = 0; j < s->u.if_.arms.len && !found; j++) {
-                const IfArm *arm = VEC_AT(s->u.if_.arms, j, IfArm);
-                found = io_in_expr(p, arm->cond) || io_in_block(p, arm->body);
-            }
-            found = found || io_in_block(p, s->u.if_.else_body);
-            break;
-        case STMT_LOOP:
-            found = io_in_expr(p, s->u.loop.while_cond) || io_in_block(p, s->u.loop.body) ||
-                    io_in_expr(p, s->u.loop.until_cond);
-            break;
-        case STMT_FOR:
-            found = io_in_expr(p, s->u.for_.from) || io_in_expr(p, s->u.for_.to) ||
-                    io_in_block(p, s->u.for_.body) || io_in_expr(p, s->u.for_.until_cond);
-            break;
-        case STMT_REPLICATE: case STMT_EXTEND:
-            found = io_in_expr(p, s->u.replicate.count);
-            break;
-        default: break;
-        }
-        if (found)
-            return true;
-    }
-    return false;
+    IoScan *sc = (IoScan *)w;
+    if (s->kind == STMT_INPUT || s->kind == STMT_OUTPUT)
+        sc->found = true;
+    if (s->kind == STMT_REDUCTION || s->kind == STMT_WTA)
+        io_callee(sc, s->callee);
+    if (s->kind == STMT_WTA)
+        io_callee(sc, s->proc);
 }
 
 bool lower_uses_io(LowerPlan *p, const Symbol *s)
@@ -264,8 +204,11 @@ bool lower_uses_io(LowerPlan *p, const Symbol *s)
     bool yes = false;
     for (int i = 0; i < s->sub->params.len && !yes; i++)
         yes = VEC_AT(s->sub->params, i, Symbol)->access == ACCESS_IO;
-    if (!yes && s->decl && !s->sub->external)
-        yes = io_in_block(p, s->decl->u.subr.body);
+    if (!yes && s->decl && !s->sub->external) {
+        IoScan sc = {.walk = {.expr = io_in_expr, .stmt = io_in_stmt}, .p = p};
+        ast_walk_block(&sc.walk, s->decl->u.subr.body);
+        yes = sc.found;
+    }
     ptrmap_put(p->arena, &p->uses_io, s, NULL, 0, yes ? (void *)2 : (void *)1);
     return yes;
 }

@@ -12,6 +12,7 @@
  *
  * In lane code the MERGE of such a type runs lane by lane on plain
  * records (lw_lane_merge_body), so the callees exist only once. */
+#include "cupitc/ast_walk.h"
 #include "lw_internal.h"
 
 static bool known(Lw *lw, const Symbol *s)
@@ -22,108 +23,35 @@ static bool known(Lw *lw, const Symbol *s)
     return false;
 }
 
-static void walk_block(Lw *lw, Block *b);
-static void walk_expr(Lw *lw, Expr *e);
+typedef struct MergeWalk {
+    AstWalk walk; /* first: the callback gets &walk */
+    Lw *lw;
+} MergeWalk;
 
-static void walk_callee(Lw *lw, Symbol *s)
+static void walk_callee(MergeWalk *mw, Symbol *s)
 {
+    Lw *lw = mw->lw;
     if (!s || known(lw, s) || !s->decl || s->sub->external || !s->owner ||
         s->owner->kind == TY_RECORD)
         return;
     vec_push(lw->arena, &lw->merge_callees, s);
-    walk_block(lw, s->decl->u.subr.body);
+    ast_walk_block(&mw->walk, s->decl->u.subr.body);
 }
 
-static void walk_exprs(Lw *lw, PtrVec *v)
+static void walk_expr(AstWalk *w, Expr *e)
 {
-    for (int i = 0; i < v->len; i++)
-        walk_expr(lw, VEC_AT(*v, i, Expr));
-}
-
-static void walk_expr(Lw *lw, Expr *e)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case EXPR_SELECT: walk_expr(lw, e->u.select.obj); break;
-    case EXPR_SUBSCRIPT:
-        walk_expr(lw, e->u.subscript.obj);
-        walk_expr(lw, e->u.subscript.index);
-        break;
-    case EXPR_UNARY: walk_expr(lw, e->u.unary.operand); break;
-    case EXPR_BINARY:
-        walk_expr(lw, e->u.binary.lhs);
-        walk_expr(lw, e->u.binary.rhs);
-        break;
-    case EXPR_TERNARY:
-        walk_expr(lw, e->u.ternary.cond);
-        walk_expr(lw, e->u.ternary.then_e);
-        walk_expr(lw, e->u.ternary.else_e);
-        break;
-    case EXPR_CALL: walk_exprs(lw, &e->u.call.args); break;
-    case EXPR_CONVERT: walk_exprs(lw, &e->u.convert.args); break;
-    case EXPR_OBJCALL:
-        walk_expr(lw, e->u.objcall.obj);
-        walk_exprs(lw, &e->u.objcall.args);
-        if (e->u.objcall.obj->kind == EXPR_ME || e->u.objcall.obj->kind == EXPR_YOU)
-            walk_callee(lw, e->sym);
-        break;
-    default: break;
-    }
-}
-
-static void walk_stmt(Lw *lw, Stmt *s)
-{
-    switch (s->kind) {
-    case STMT_ASSIGN:
-        walk_expr(lw, s->u.assign.target);
-        walk_expr(lw, s->u.assign.value);
-        break;
-    case STMT_CALL: case STMT_OBJCALL: walk_expr(lw, s->u.call.call); break;
-    case STMT_MULTICALL: walk_exprs(lw, &s->u.multi.calls); break;
-    case STMT_RETURN: walk_expr(lw, s->u.ret.value); break;
-    case STMT_IF:
-        for (int i = 0; i < s->u.if_.arms.len; i++) {
-            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
-            walk_expr(lw, arm->cond);
-            walk_block(lw, arm->body);
-        }
-        walk_block(lw, s->u.if_.else_body);
-        break;
-    case STMT_LOOP:
-        walk_expr(lw, s->u.loop.while_cond);
-        walk_block(lw, s->u.loop.body);
-        walk_expr(lw, s->u.loop.until_cond);
-        break;
-    case STMT_FOR:
-        walk_expr(lw, s->u.for_.from);
-        walk_expr(lw, s->u.for_.to);
-        walk_block(lw, s->u.for_.body);
-        walk_expr(lw, s->u.for_.until_cond);
-        break;
-    default: break;
-    }
-}
-
-static void walk_block(Lw *lw, Block *b)
-{
-    if (!b)
-        return;
-    for (int i = 0; i < b->defs.len; i++) {
-        Decl *d = VEC_AT(b->defs, i, Decl);
-        for (int j = 0; j < d->u.data.ids.len; j++)
-            walk_expr(lw, VEC_AT(d->u.data.ids, j, InitId)->init);
-    }
-    for (int i = 0; i < b->stmts.len; i++)
-        walk_stmt(lw, VEC_AT(b->stmts, i, Stmt));
+    if (e->kind == EXPR_OBJCALL &&
+        (e->u.objcall.obj->kind == EXPR_ME || e->u.objcall.obj->kind == EXPR_YOU))
+        walk_callee((MergeWalk *)w, e->sym);
 }
 
 void lw_merge_calls_collect(Lw *lw)
 {
+    MergeWalk mw = {.walk = {.expr = walk_expr}, .lw = lw};
     for (int i = 0; i < lw->si->subrs.len; i++) {
         Symbol *s = VEC_AT(lw->si->subrs, i, Symbol);
         if (s->kind == SYM_MERGE && s->decl && s->owner && s->owner->kind != TY_RECORD)
-            walk_block(lw, s->decl->u.subr.body);
+            ast_walk_block(&mw.walk, s->decl->u.subr.body);
     }
 }
 

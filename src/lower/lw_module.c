@@ -9,6 +9,7 @@
  * each other in any order, then filled. */
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "cupitc/lower_ir.h"
 #include "lw_internal.h"
 
@@ -154,13 +155,12 @@ bool lw_may_topo(Lw *lw, const Symbol *subr)
 }
 
 typedef struct TopoScan {
+    AstWalk walk;     /* first: the callbacks get &walk */
     Lw *lw;
     bool direct;      /* REPLICATE ME at node/connection level */
     bool conn_delete; /* REPLICATE ME at connection level */
     PtrVec callees;   /* object subroutines called */
 } TopoScan;
-
-static void scan_block(TopoScan *ts, Block *b);
 
 static void scan_callee(TopoScan *ts, Symbol *s)
 {
@@ -168,130 +168,29 @@ static void scan_callee(TopoScan *ts, Symbol *s)
         vec_push(ts->lw->arena, &ts->callees, s);
 }
 
-/* The object functions an expression calls: a function may call object
- * procedures on ME (docs/language-decisions.md), and those may replicate
- * or delete ME, so `ME.x := ME.f ()` in a node procedure may change the
- * topology as much as a call statement would. */
-static void scan_expr(TopoScan *ts, Expr *e)
+/* The object functions an expression calls count as much as procedure
+ * calls: a function may call object procedures on ME
+ * (docs/language-decisions.md), and those may replicate or delete ME, so
+ * `ME.x := ME.f ()` in a node procedure may change the topology as much as
+ * a call statement would. */
+static void scan_expr(AstWalk *w, Expr *e)
 {
-    if (!e)
-        return;
-    switch (e->kind) {
-    case EXPR_SELECT: scan_expr(ts, e->u.select.obj); break;
-    case EXPR_SUBSCRIPT:
-        scan_expr(ts, e->u.subscript.obj);
-        scan_expr(ts, e->u.subscript.index);
-        break;
-    case EXPR_ALLSLICE: scan_expr(ts, e->u.allslice.obj); break;
-    case EXPR_CONNADDR:
-        scan_expr(ts, e->u.connaddr.from);
-        scan_expr(ts, e->u.connaddr.to);
-        break;
-    case EXPR_UNARY: scan_expr(ts, e->u.unary.operand); break;
-    case EXPR_BINARY:
-        scan_expr(ts, e->u.binary.lhs);
-        scan_expr(ts, e->u.binary.rhs);
-        break;
-    case EXPR_TERNARY:
-        scan_expr(ts, e->u.ternary.cond);
-        scan_expr(ts, e->u.ternary.then_e);
-        scan_expr(ts, e->u.ternary.else_e);
-        break;
-    case EXPR_CALL:
-        for (int i = 0; i < e->u.call.args.len; i++)
-            scan_expr(ts, VEC_AT(e->u.call.args, i, Expr));
-        break;
-    case EXPR_OBJCALL:
-        scan_callee(ts, e->sym);
-        scan_expr(ts, e->u.objcall.obj);
-        for (int i = 0; i < e->u.objcall.args.len; i++)
-            scan_expr(ts, VEC_AT(e->u.objcall.args, i, Expr));
-        break;
-    case EXPR_CONVERT:
-        for (int i = 0; i < e->u.convert.args.len; i++)
-            scan_expr(ts, VEC_AT(e->u.convert.args, i, Expr));
-        break;
-    case EXPR_MAXINDEX: scan_expr(ts, e->u.maxindex.obj); break;
-    default: break;
-    }
+    if (e->kind == EXPR_OBJCALL)
+        scan_callee((TopoScan *)w, e->sym);
 }
 
-static void scan_stmt(TopoScan *ts, Stmt *s)
+static void scan_stmt(AstWalk *w, Stmt *s)
 {
-    switch (s->kind) {
-    case STMT_ASSIGN:
-        scan_expr(ts, s->u.assign.target);
-        scan_expr(ts, s->u.assign.value);
-        break;
-    case STMT_CALL:
-        scan_expr(ts, s->u.call.call);
-        break;
-    case STMT_REDUCTION:
-        scan_expr(ts, s->u.reduction.pvs);
-        scan_expr(ts, s->u.reduction.into);
-        break;
-    case STMT_RETURN:
-        scan_expr(ts, s->u.ret.value);
-        break;
-    case STMT_REPLICATE: {
+    TopoScan *ts = (TopoScan *)w;
+    if (s->kind == STMT_WTA)
+        scan_callee(ts, s->proc);
+    if (s->kind == STMT_REPLICATE) {
         int lvl = s->sem_flags & SEMF_LEVEL_MASK;
         if (lvl == SEMF_LEVEL_NODE || lvl == SEMF_LEVEL_CONN)
             ts->direct = true;
         if (lvl == SEMF_LEVEL_CONN)
             ts->conn_delete = true;
-        break;
     }
-    case STMT_OBJCALL:
-        scan_expr(ts, s->u.call.call); /* the callee, and its arguments */
-        break;
-    case STMT_MULTICALL:
-        for (int i = 0; i < s->u.multi.calls.len; i++)
-            scan_expr(ts, VEC_AT(s->u.multi.calls, i, Expr));
-        break;
-    case STMT_WTA:
-        scan_callee(ts, s->proc);
-        scan_expr(ts, s->u.wta.pv);
-        for (int i = 0; i < s->u.wta.args.len; i++)
-            scan_expr(ts, VEC_AT(s->u.wta.args, i, Expr));
-        break;
-    case STMT_IF:
-        for (int i = 0; i < s->u.if_.arms.len; i++) {
-            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
-            scan_expr(ts, arm->cond);
-            scan_block(ts, arm->body);
-        }
-        scan_block(ts, s->u.if_.else_body);
-        break;
-    case STMT_LOOP:
-        scan_expr(ts, s->u.loop.while_cond);
-        scan_block(ts, s->u.loop.body);
-        scan_expr(ts, s->u.loop.until_cond);
-        break;
-    case STMT_FOR:
-        scan_expr(ts, s->u.for_.from);
-        scan_expr(ts, s->u.for_.to);
-        scan_block(ts, s->u.for_.body);
-        scan_expr(ts, s->u.for_.until_cond);
-        break;
-    case STMT_EXTEND:
-    case STMT_CONNECT: case STMT_DISCONNECT: case STMT_MERGE:
-    case STMT_INPUT: case STMT_OUTPUT: case STMT_BREAK:
-    case STMT__COUNT:
-        break;
-    }
-}
-
-static void scan_block(TopoScan *ts, Block *b)
-{
-    if (!b)
-        return;
-    for (int i = 0; i < b->defs.len; i++) { /* the locals' initializers */
-        Decl *d = VEC_AT(b->defs, i, Decl);
-        for (int j = 0; j < d->u.data.ids.len; j++)
-            scan_expr(ts, VEC_AT(d->u.data.ids, j, InitId)->init);
-    }
-    for (int i = 0; i < b->stmts.len; i++)
-        scan_stmt(ts, VEC_AT(b->stmts, i, Stmt));
 }
 
 static void compute_may_topo(Lw *lw)
@@ -300,9 +199,10 @@ static void compute_may_topo(Lw *lw)
     TopoScan *scans = arena_alloc(lw->arena, (size_t)(subrs->len + 1) * sizeof *scans);
     for (int i = 0; i < subrs->len; i++) {
         Symbol *s = VEC_AT(*subrs, i, Symbol);
+        scans[i].walk = (AstWalk){.expr = scan_expr, .stmt = scan_stmt};
         scans[i].lw = lw;
         if (s->decl && !s->sub->external)
-            scan_block(&scans[i], s->decl->u.subr.body);
+            ast_walk_block(&scans[i].walk, s->decl->u.subr.body);
         if (scans[i].conn_delete)
             lw->conn_deletion = true;
         if (scans[i].direct)

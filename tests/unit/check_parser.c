@@ -5,11 +5,13 @@
  * through their node kinds and fields; syntax errors through the exact
  * number of diagnostics and their text. */
 #include <check.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "cupitc/parse.h"
 #include "fe_capture.h"
 
@@ -652,6 +654,67 @@ START_TEST(test_parser_hints)
     ck_message("a nested '?:' needs parentheses");
     expr_errors("1...2...3");
     ck_message("an interval has one '...'");
+    parse("PROCEDURE p () IS Int VAR Count; END;");
+    ck_errors(1);
+    ck_message("start with a lower-case letter");
+    parse("TYPE unit IS NODE Real v; END TYPE;");
+    ck_errors(1);
+    ck_message("type names start with an upper-case letter");
+}
+END_TEST
+
+/* ---- the walk over every child (ast_walk.c) ----------------------------- */
+
+typedef struct NameCount {
+    AstWalk walk;
+    int names, stmts;
+} NameCount;
+
+static void count_x(AstWalk *w, Expr *e)
+{
+    if (e->kind == EXPR_NAME && strcmp(e->u.name.name, "x") == 0)
+        ((NameCount *)w)->names++;
+}
+
+static void count_stmt(AstWalk *w, Stmt *s)
+{
+    (void)s;
+    ((NameCount *)w)->stmts++;
+}
+
+/* `x` in every child position of every statement and expression kind: the
+ * walk must reach each one (an analysis built on it must not miss a callee
+ * in, say, an EXTEND count or a CONNECT subscript). */
+START_TEST(test_parser_walk_reaches_every_child)
+{
+    static const char body[] =
+        "  Int VAR a := x;\n"
+        "  x := x; x += x;\n"                                        /* 2 statements */
+        "  x[x].e <-- x; x --> x[];\n"                               /* 2 */
+        "  p (x, x); x.q (x) AND x[x].r (x);\n"                      /* 2 */
+        "  REDUCTION x[].e:sum INTO x; WTA x[].e:best win (x, x);\n" /* 2 */
+        "  IF x THEN RETURN x; ELSIF x THEN BREAK; ELSE RETURN; END;\n" /* 4 */
+        "  WHILE x REPEAT a := 1; UNTIL x END;\n"                    /* 2 */
+        "  FOR x[x] := x TO x REPEAT a := 2; UNTIL x END;\n"         /* 2 */
+        "  REPLICATE x INTO x; EXTEND x.g BY x;\n"                   /* 2 */
+        "  CONNECT x[x...x].o TO x[].i; DISCONNECT x[].o FROM x[x].i;\n" /* 2 */
+        "  MERGE x;\n"                                               /* 1 */
+        "  a := -x + (x ? x : x) * f (x) - x.g (x) + Int (x, x) + MAXINDEX (x);\n" /* 1 */
+        "  a := ((x --> x) = x) ? 1 : 0;\n";                         /* 1 */
+    char text[2048];
+    snprintf(text, sizeof text, "PROCEDURE p () IS\n%sEND PROCEDURE;\n", body);
+    Program *prog = parse(text);
+    ck_errors(0);
+    Decl *d = VEC_AT(prog->parts, 0, Decl);
+    ck_assert_int_eq(d->kind, DECL_PROC);
+    int want = 0; /* every x in the body is a name */
+    for (const char *q = body; *q; q++)
+        want += *q == 'x' && (q == body || !isalnum((unsigned char)q[-1])) &&
+                !isalnum((unsigned char)q[1]);
+    NameCount nc = {.walk = {.expr = count_x, .stmt = count_stmt}};
+    ast_walk_block(&nc.walk, d->u.subr.body);
+    ck_assert_int_eq(nc.names, want);
+    ck_assert_int_eq(nc.stmts, 23);
 }
 END_TEST
 
@@ -754,6 +817,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_parser_loops);
     tcase_add_test(tc, test_parser_allocation_statements);
     tcase_add_test(tc, test_parser_local_definitions);
+    tcase_add_test(tc, test_parser_walk_reaches_every_child);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("definitions");
