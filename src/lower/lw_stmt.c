@@ -760,11 +760,20 @@ static void combine(Lw *lw, Stmt *s, bool wta, LwBare *bare)
         if (wta) {
             r->after = ir_block(m, s->loc);
             lw_push(lw, r->after);
+            /* the winner's procedure: its arguments, then the winner
+               checked against the nodes there are then (a network function
+               in the arguments may have deleted or copied nodes of the
+               group, as for ME.g[i].p (f ())) */
+            PtrVec temps = {0};
+            lw_args_to_temps(lw, s->proc, &s->u.wta.args, &temps, s->loc);
             PtrVec a = {0};
             vec_push(m->arena, &a, netx);
             vec_push(m->arena, &a, ir_ref(m, lw->fn->rep_v));
-            vec_push(m->arena, &a, ir_ref(m, r->win));
-            lw_args(lw, s->proc, &s->u.wta.args, &a);
+            vec_push(m->arena, &a, lw_idx(lw, s->loc, ir_ref(m, r->win),
+                                          ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, g), NULL),
+                                          base->sym->name));
+            for (int k = 0; k < temps.len; k++)
+                vec_push(m->arena, &a, temps.items[k]);
             IrExpr *c = ir_call(m, lw_node_fn(lw, net, g, s->proc), 0, NULL);
             c->args = a;
             lw_eval(lw, c, s->loc);
