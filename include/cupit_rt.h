@@ -130,6 +130,13 @@ void rt_stack_check(rt_srcpos where);
 void *rt_alloc(rt_srcpos where, size_t bytes);          /* zero-filled */
 void *rt_realloc(rt_srcpos where, void *p, size_t old_bytes, size_t new_bytes);
 void rt_free(void *p, size_t bytes);
+/* The storage of a local variable that generated code keeps off the stack
+ * (larger than CP_LOCAL_STACK_MAX in cupitc's C emitter): zero-filled,
+ * 64-byte aligned.  rt_local_free takes the address of the pointer
+ * variable, as __attribute__((cleanup)) passes it, and frees the storage
+ * when the variable's scope ends, by a return and a break too. */
+void *rt_local_alloc(rt_srcpos where, size_t bytes);
+void rt_local_free(void *var);
 size_t rt_bytes_in_use(void);
 size_t rt_peak_bytes(void);
 

@@ -96,6 +96,30 @@ void rt_free(void *p, size_t bytes)
     atomic_fetch_sub(&bytes_in_use, bytes);
 }
 
+/* A local variable too large for a thread's stack: its storage, 64-byte
+ * aligned like the vectors of lane records, after a header of 64 bytes
+ * that keeps its size for rt_local_free. */
+#define LOCAL_HEADER 64
+
+void *rt_local_alloc(rt_srcpos where, size_t bytes)
+{
+    if (bytes > SIZE_MAX - LOCAL_HEADER)
+        rt_out_of_memory(where, bytes);
+    char *p = rt_alloc_lines(where, bytes + LOCAL_HEADER);
+    memcpy(p, &bytes, sizeof bytes);
+    return p + LOCAL_HEADER;
+}
+
+void rt_local_free(void *var)
+{
+    char *q = *(char **)var;
+    if (!q)
+        return;
+    size_t bytes;
+    memcpy(&bytes, q - LOCAL_HEADER, sizeof bytes);
+    rt_free(q - LOCAL_HEADER, bytes + LOCAL_HEADER);
+}
+
 size_t rt_bytes_in_use(void)
 {
     return atomic_load(&bytes_in_use);

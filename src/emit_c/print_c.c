@@ -24,6 +24,8 @@ typedef struct Pc {
     Arena *scratch;
     const char *line_file; /* the source name, escaped for #line */
     int inline_depth;      /* > 0: inside a statement expression (no #line) */
+    const IrVar **heap;    /* the locals declared on the heap (decl_stmt) */
+    int nheap, capheap;
 } Pc;
 
 static const char *fmt(Pc *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -120,6 +122,69 @@ static const char *decl_q(Pc *p, const IrType *t, const char *inner, bool is_con
 static const char *type_name(Pc *p, const IrType *t)
 {
     return decl(p, t, "");
+}
+
+/* ---- locals too large for the stack ------------------------------------------- */
+
+/* A local variable of more bytes than this is kept on the heap: a thread's
+ * stack (8 MB for the main thread, often less for OpenMP's) cannot hold a
+ * large ARRAY, least of all one per lane, and the stack check of recursive
+ * subroutines (rt_stack_check) leaves room for frames below 256 KB only. */
+#define CP_LOCAL_STACK_MAX ((int64_t)64 << 10)
+
+/* An upper bound of the C size of t, saturating; 0 where unknown. */
+static int64_t c_bytes(const IrType *t)
+{
+    const int64_t cap = (int64_t)1 << 40;
+    switch (t->kind) {
+    case IRT_VALUE:
+        return t->cupit && t->cupit->bytes > 0 ? t->cupit->bytes : 8;
+    case IRT_ARRAY: {
+        int64_t n = t->n == -1 ? 16 /* RT_LANES */ : t->n < 0 ? 0 : t->n;
+        int64_t e = c_bytes(t->elem);
+        return e && n > cap / e ? cap : n * e;
+    }
+    case IRT_RECORD: {
+        int64_t sum = 0;
+        for (int i = 0; t->layout && i < t->layout->fields.len; i++) {
+            const IrField *f = VEC_AT(t->layout->fields, i, IrField);
+            if (!f->dropped)
+                sum += c_bytes(f->type);
+            if (sum > cap)
+                return cap;
+        }
+        return sum;
+    }
+    default:
+        return 8;
+    }
+}
+
+static bool is_heap_var(const Pc *p, const IrVar *v)
+{
+    for (int i = 0; i < p->nheap; i++)
+        if (p->heap[i] == v)
+            return true;
+    return false;
+}
+
+static void add_heap_var(Pc *p, const IrVar *v)
+{
+    if (p->nheap == p->capheap) {
+        int cap = p->capheap ? 2 * p->capheap : 16;
+        const IrVar **h = arena_alloc(p->scratch, (size_t)cap * sizeof *h);
+        for (int i = 0; i < p->nheap; i++)
+            h[i] = p->heap[i];
+        p->heap = h;
+        p->capheap = cap;
+    }
+    p->heap[p->nheap++] = v;
+}
+
+/* How expressions name v: its storage through the pointer if on the heap. */
+static const char *var_name(Pc *p, const IrVar *v)
+{
+    return is_heap_var(p, v) ? fmt(p, "(*%s)", v->name) : v->name;
 }
 
 /* ---- expressions ------------------------------------------------------------- */
@@ -403,7 +468,7 @@ static void expr_to(Pc *p, Sb *b, const IrExpr *e)
     case IRE_BOOL: sb_puts(b, e->u.i ? "true" : "false"); return;
     case IRE_STRING: sb_puts(b, string_literal(p, e->u.str.bytes, e->u.str.len)); return;
     case IRE_NULL: sb_puts(b, "NULL"); return;
-    case IRE_VAR: sb_puts(b, e->u.var->name); return;
+    case IRE_VAR: sb_puts(b, var_name(p, e->u.var)); return;
     case IRE_FIELD:
     case IRE_MEMBER:
         primary_to(p, b, e->a);
@@ -532,8 +597,18 @@ static void braced(Pc *p, const char *head, const IrStmt *body)
     emit_close(p->out, "%s", "");
 }
 
-static void decl_stmt(Pc *p, const IrVar *v, const IrExpr *init, bool uninit)
+static void decl_stmt(Pc *p, const IrVar *v, const IrExpr *init, bool uninit, int line)
 {
+    if (v->kind == IRV_LOCAL && c_bytes(v->type) > CP_LOCAL_STACK_MAX) {
+        /* zero-filled storage on the heap, freed where the scope ends */
+        const char *d = decl_q(p, v->type, fmt(p, "(*%s)", v->name), false);
+        emit(p->out, "%s __attribute__((cleanup(rt_local_free))) = rt_local_alloc(CP_POS(%d), sizeof *%s);",
+             d, line, v->name);
+        add_heap_var(p, v);
+        if (init)
+            emit(p->out, "*%s = %s;", v->name, expr(p, init));
+        return;
+    }
     const char *d = decl_q(p, v->type, v->name, v->is_const);
     if (init)
         emit(p->out, "%s CP_UNUSED = %s;", d, expr(p, init));
@@ -613,7 +688,7 @@ static const IrStmt *cur_reduce;
 static void yield(Pc *p, const IrStmt *y)
 {
     const IrReduce *r = cur_reduce->red;
-    const char *acc = r->acc->name, *comb = r->combine->name, *v = expr(p, y->a);
+    const char *acc = var_name(p, r->acc), *comb = r->combine->name, *v = expr(p, y->a);
     const char *pos = y->b ? expr(p, y->b) : "0", *bnd = y->c ? expr(p, y->c) : "0";
     const char *win = r->win ? r->win->name : NULL, *winb = r->winb ? r->winb->name : NULL;
     switch (r->kind) {
@@ -645,7 +720,7 @@ static void yield(Pc *p, const IrStmt *y)
     case IRR_VSUM: {
         const char *VT = base_type(p, r->vacc->type);
         emit(p->out, "{ %s v_; __builtin_memcpy(&v_, %s, sizeof v_); %s += v_; %s = false; }", VT, v,
-             r->vacc->name, r->have->name);
+             var_name(p, r->vacc), r->have->name);
         return;
     }
     case IRR_LANES_MASKED: {
@@ -668,7 +743,7 @@ static void reduce(Pc *p, const IrStmt *s)
     const IrReduce *r = s->red;
     const IrStmt *saved = cur_reduce;
     emit_open(p->out, "%s", "");
-    decl_stmt(p, r->acc, NULL, false);
+    decl_stmt(p, r->acc, NULL, false, s->loc.line);
     if (r->kind == IRR_SERIAL) {
         emit(p->out, "bool %s CP_UNUSED = false;", r->have->name);
         if (r->wta)
@@ -681,10 +756,10 @@ static void reduce(Pc *p, const IrStmt *s)
              r->win->name, l, r->winb->name, l);
         emit(p->out, "bool %s CP_UNUSED = true;", r->have->name);
         if (r->kind == IRR_VSUM) {
-            decl_stmt(p, r->vacc, NULL, false);
+            decl_stmt(p, r->vacc, NULL, false, s->loc.line);
             if (r->vtype->kind == IRT_VALUE && r->vtype->cupit->kind == TY_REAL)
-                emit(p->out, "%s = -%s; /* -0.0, the identity of IEEE addition */", r->vacc->name,
-                     r->vacc->name);
+                emit(p->out, "%s = -%s; /* -0.0, the identity of IEEE addition */", var_name(p, r->vacc),
+                     var_name(p, r->vacc));
         }
     }
     cur_reduce = s;
@@ -694,11 +769,11 @@ static void reduce(Pc *p, const IrStmt *s)
         if (!r->wta && r->after) {
             /* a REDUCTION whose result goes on (to the other replicates) */
             emit_open(p->out, "if (%s)", r->have->name);
-            emit(p->out, "%s = %s;", expr(p, r->into), r->acc->name);
+            emit(p->out, "%s = %s;", expr(p, r->into), var_name(p, r->acc));
             body_of(p, r->after);
             emit_close(p->out, "%s", "");
         } else if (!r->wta)
-            emit(p->out, "if (%s) %s = %s;", r->have->name, expr(p, r->into), r->acc->name);
+            emit(p->out, "if (%s) %s = %s;", r->have->name, expr(p, r->into), var_name(p, r->acc));
         else if (r->after)
             braced(p, fmt(p, "if (%s)", r->have->name), r->after);
         emit_close(p->out, "%s", "");
@@ -708,11 +783,11 @@ static void reduce(Pc *p, const IrStmt *s)
     const char *Ml = fmt(p, "%s[%s]", primary(p, r->mask), l);
     (void)M;
     if (r->kind == IRR_VSUM)
-        emit(p->out, "__builtin_memcpy(%s, &%s, sizeof %s);", r->acc->name, r->vacc->name,
-             r->acc->name);
+        emit(p->out, "__builtin_memcpy(%s, &%s, sizeof %s);", var_name(p, r->acc), var_name(p, r->vacc),
+             var_name(p, r->acc));
     if (!r->wta) {
         emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (%s && (!%s || %s[%s] >= 0)) %s = %s[%s];",
-             l, l, l, Ml, r->have->name, r->win->name, l, expr(p, r->into), r->acc->name, l);
+             l, l, l, Ml, r->have->name, r->win->name, l, expr(p, r->into), var_name(p, r->acc), l);
     } else {
         emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (!%s) %s[%s] = -1;", l, l, l, Ml,
              r->win->name, l);
@@ -769,7 +844,7 @@ static void stmt(Pc *p, const IrStmt *s)
         braced(p, "", s);
         return;
     case IRS_DECL:
-        decl_stmt(p, s->var, s->a, s->uninit);
+        decl_stmt(p, s->var, s->a, s->uninit, s->loc.line);
         return;
     case IRS_ASSIGN:
         emit(o, "%s = %s;", expr(p, s->a), expr(p, s->b));
@@ -865,6 +940,8 @@ static const char *signature(Pc *p, const IrFunc *f)
 static void reset_scratch(Pc *p)
 {
     arena_reset(p->scratch);
+    p->heap = NULL; /* in the scratch arena; the locals of one function */
+    p->nheap = p->capheap = 0;
 }
 
 static bool function(Pc *p, const IrFunc *f, const IrBodyHooks *hooks)

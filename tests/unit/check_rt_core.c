@@ -124,6 +124,32 @@ START_TEST(test_core_memory_accounting)
 }
 END_TEST
 
+/* The storage of a large local (rt_local_alloc): zero-filled, 64-byte
+ * aligned, counted, and freed through the address of its pointer as
+ * __attribute__((cleanup)) passes it. */
+START_TEST(test_core_local_storage)
+{
+    size_t base = rt_bytes_in_use();
+    {
+        char *p __attribute__((cleanup(rt_local_free))) = rt_local_alloc(HERE, 100000);
+        ck_assert_uint_eq((uintptr_t)p % 64, 0);
+        for (int i = 0; i < 100000; i++)
+            ck_assert_int_eq(p[i], 0);
+        ck_assert_uint_ge(rt_bytes_in_use(), base + 100000);
+    }
+    ck_assert_uint_eq(rt_bytes_in_use(), base);
+    char *none = NULL;
+    rt_local_free(&none); /* nothing to free */
+    ck_assert_uint_eq(rt_bytes_in_use(), base);
+}
+END_TEST
+
+static void local_too_much(void *arg)
+{
+    (void)arg;
+    rt_local_alloc((rt_srcpos){ "m.nn", 5 }, SIZE_MAX - 8);
+}
+
 static void alloc_too_much(void *arg)
 {
     (void)arg;
@@ -142,6 +168,7 @@ START_TEST(test_core_out_of_memory)
 {
     ck_assert_rt_error(alloc_too_much, NULL, "m.nn:2: run-time error: out of memory");
     ck_assert_rt_error(alloc_over_limit, NULL, "m.nn:4: run-time error: out of memory");
+    ck_assert_rt_error(local_too_much, NULL, "m.nn:5: run-time error: out of memory");
 }
 END_TEST
 
@@ -212,6 +239,7 @@ static Suite *core_suite(void)
     tc = tcase_create("memory");
     tcase_add_test(tc, test_core_memory_accounting);
     tcase_add_test(tc, test_core_out_of_memory);
+    tcase_add_test(tc, test_core_local_storage);
     suite_add_tcase(s, tc);
     tc = tcase_create("arithmetic");
     tcase_add_test(tc, test_core_ipow_values);
