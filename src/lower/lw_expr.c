@@ -135,6 +135,15 @@ static bool in_central_agent(const Lw *lw)
     return !lw->fn || lw->fn->ctx == CTX_CA;
 }
 
+bool lw_storage_may_move(const Lw *lw)
+{
+    if (!lw->fn)
+        return true;
+    if (lw->fn->lane)
+        return false;
+    return lw->fn->ctx == CTX_CA || lw->fn->ctx == CTX_NETP || lw->fn->ctx == CTX_NETF;
+}
+
 /* The field of a record expression for element elem: the layout follows
  * from the record's type; in a lane record, lane lw->lane of it. */
 static IrExpr *elem_of(Lw *lw, IrExpr *rec, const Symbol *elem)
@@ -156,9 +165,12 @@ static IrExpr *elem_of(Lw *lw, IrExpr *rec, const Symbol *elem)
     return f->lanes ? ir_index(m, x, lw_lane_idx(lw)) : x;
 }
 
-/* The node records of group g of a network, plain or (lane code) lane. */
+/* The node records of group g of a network, plain or (lane code) lane.
+ * first: the index may move the group's storage (lw_moves_storage, a
+ * network function that deletes or copies nodes): it is evaluated and
+ * checked before the records are reached, not unsequenced with it. */
 static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrExpr *repx,
-                           IrExpr *idx, Loc loc)
+                           IrExpr *idx, bool first, Loc loc)
 {
     IrModule *m = lw->m;
     Symbol *gs = VEC_AT(net->groups, g, Symbol);
@@ -167,7 +179,15 @@ static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrE
     IrExpr *i = lw_idx(lw, loc, idx, n, gs->name);
     if (lw->fn && lw->fn->lane)
         return ir_index(m, ir_nodes(m, netx, ir_ref(m, lw->fn->rep_v), g, lw_lanes_layout(lw, node)), i);
-    return ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), i);
+    if (!first)
+        return ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), i);
+    IrStmt *b = ir_block(m, loc);
+    IrStmt *saved = lw_push(lw, b);
+    IrVar *iv = lw_decl(lw, "ni", ir_t(m, IRT_I32), i, loc);
+    iv->is_const = true;
+    lw_close(lw, saved);
+    IrExpr *rec = ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), ir_ref(m, iv));
+    return ir_deref(m, ir_stmts(m, b, ir_addr(m, rec)));
 }
 
 void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
@@ -559,7 +579,9 @@ IrExpr *lw_lvalue(Lw *lw, Expr *e)
                 return ir_i32(m, 0);
             }
             return node_lvalue(lw, ln, lower_group_index(ln, obj->sym), netx,
-                               repx ? repx : ir_i32(m, 0), ix, e->loc);
+                               repx ? repx : ir_i32(m, 0), ix,
+                               lw_storage_may_move(lw) && lw_moves_storage(e->u.subscript.index),
+                               e->loc);
         }
         if (obj->type && obj->type->kind == TY_ARRAY) {
             IrExpr *arr = ir_member(m, lw_lvalue(lw, obj), "a",
@@ -1039,7 +1061,7 @@ bool lw_moves_storage(const Expr *e)
 
 bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args)
 {
-    if (!in_central_agent(lw) || !any_moves_storage(args))
+    if (!lw_storage_may_move(lw) || !any_moves_storage(args))
         return false;
     /* evaluating an argument lowers the calls in it, which consume
        lw->arg_temps: the temporaries go in when all are evaluated */
@@ -1067,7 +1089,7 @@ bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args)
 bool lw_indices_first(Lw *lw, Expr *target, LwBare *b)
 {
     memset(b, 0, sizeof *b);
-    if (!lw->fn || lw->fn->ctx != CTX_CA || lw->fn->lane)
+    if (!lw->fn || !lw_storage_may_move(lw))
         return false;
     LwBare found;
     memset(&found, 0, sizeof found);
@@ -1150,7 +1172,7 @@ static IrExpr *objcall(Lw *lw, Expr *e)
     switch (owner->kind) {
     case TY_RECORD:
         if ((f->sub->changes_me && lw_bare_applies(lw, obj)) ||
-            (in_central_agent(lw) && (any_moves_storage(&e->u.objcall.args) || lw_moves_storage(obj))))
+            (lw_storage_may_move(lw) && (any_moves_storage(&e->u.objcall.args) || lw_moves_storage(obj))))
             return ca_record_function(lw, e);
         vec_push(m->arena, &out, receiver_addr(lw, obj));
         lw_args(lw, f, &e->u.objcall.args, &out);

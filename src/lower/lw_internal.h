@@ -202,15 +202,20 @@ IrExpr *lw_compound_rhs(Lw *lw, Stmt *s, IrExpr *cur);
 IrExpr *lw_compound_value(Lw *lw, Stmt *s, IrExpr *cur, IrExpr *x);
 /* Whether evaluating e may move or free network storage: it calls a
  * central-agent subroutine (which may REPLICATE, EXTEND, ...) or a network
- * function that calls a procedure on its ME.  In the central agent such a
- * value or argument is evaluated before the address of a location in a
- * network is taken (the location may be in the storage it frees). */
+ * function that calls a procedure on its ME.  Where lw_storage_may_move,
+ * such a value or argument is evaluated before the address of a location in
+ * a network is taken (the location may be in the storage it frees). */
 bool lw_moves_storage(const Expr *e);
-/* In the central agent, when an argument of subr moves storage: the CONST
+/* Whether storage can move while code here runs (so that lw_moves_storage
+ * matters): the central agent, and the plain code of network subroutines
+ * (a network function on ME may delete or copy nodes, EXTEND, CONNECT).
+ * Not lane code: its network is replicated, its topology frozen. */
+bool lw_storage_may_move(const Lw *lw);
+/* Where lw_storage_may_move, when an argument of subr moves storage: the CONST
  * arguments evaluated into temporaries in the current block (lw->arg_temps,
  * taken by the next lw_args); false (nothing done) otherwise. */
 bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args);
-/* In the central agent: the subscripts in the path target that move
+/* Where lw_storage_may_move: the subscripts in the path target that move
  * storage, evaluated into temporaries in the current block before the
  * address is taken (lw_sub_index reads them while b is on lw->bare);
  * false (nothing done) when there are none.  end takes b off again. */

@@ -436,7 +436,7 @@ static void call_stmt(Lw *lw, Expr *call)
     lw->n_arg_temps = na;
     /* an argument that may move network storage before the addresses of
        VAR arguments are taken (assign_stmt) */
-    if (!any && lw->fn && lw->fn->ctx == CTX_CA && any_var_arg(f) && lw_moves_storage_args(args)) {
+    if (!any && lw->fn && lw_storage_may_move(lw) && any_var_arg(f) && lw_moves_storage_args(args)) {
         saved = lw_open(lw, call->loc);
         any = true;
     }
@@ -516,7 +516,7 @@ static void objcall_stmt(Lw *lw, Expr *call)
         /* arguments and subscripts that may move network storage before
            the receiver's address is taken (assign_stmt) */
         LwBare ix;
-        if (!all && lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane &&
+        if (!all && lw->fn && lw_storage_may_move(lw) &&
             (lw_moves_storage_args(args) || lw_moves_storage(obj))) {
             saved = lw_open(lw, call->loc);
             lw_indices_first(lw, obj, &ix);
@@ -1127,10 +1127,11 @@ static void assign_stmt(Lw *lw, Stmt *s)
     LwBare bare;
     bool all = lw_bare_applies(lw, t);
     /* a value that may move network storage (a central-agent function
-       that REPLICATEs, EXTENDs, ...) is evaluated before the target's
+       that REPLICATEs, EXTENDs, ..., or in network code a network function
+       that deletes or copies nodes) is evaluated before the target's
        address is taken: the target may be in the storage it frees */
     Expr *v = s->u.assign.value;
-    bool ca = lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane;
+    bool ca = lw->fn && lw_storage_may_move(lw);
     bool first = ca && lw_moves_storage(v);
     IrStmt *saved = all || (ca && (first || lw_moves_storage(t))) ? lw_open(lw, s->loc) : NULL;
     IrExpr *val = NULL;
@@ -1180,7 +1181,7 @@ static void for_stmt(Lw *lw, Stmt *s)
        reaches every replicate (the body may read it in each) */
     Expr *from = s->u.for_.from;
     IrExpr *fv = NULL;
-    if (lw->fn && lw->fn->ctx == CTX_CA && !lw->fn->lane && lw_moves_storage(from)) {
+    if (lw->fn && lw_storage_may_move(lw) && lw_moves_storage(from)) {
         /* before the variable's address (assign_stmt) */
         IrVar *t = lw_decl(lw, "from", lw_vt(lw, var->type), lw_expr_as(lw, from, var->type), s->loc);
         t->is_const = true;
