@@ -52,6 +52,19 @@ IrExpr *lw_idx(Lw *lw, Loc loc, IrExpr *i, IrExpr *n, const char *what)
                      IR_ARGS(lw_pos(lw, loc), i, n, lw_cstr(lw, what)));
 }
 
+IrExpr *lw_idx_first(Lw *lw, Loc loc, const Expr *index, IrExpr *i, IrExpr *n, const char *what)
+{
+    if (!lw_storage_may_move(lw) || !lw_moves_storage(index))
+        return lw_idx(lw, loc, i, n, what);
+    IrModule *m = lw->m;
+    IrStmt *b = ir_block(m, loc);
+    IrStmt *saved = lw_push(lw, b);
+    IrVar *t = lw_decl(lw, "ix", i->type, i, loc);
+    t->is_const = true;
+    lw_close(lw, saved);
+    return ir_stmts(m, b, lw_idx(lw, loc, ir_ref(m, t), n, what));
+}
+
 IrExpr *lw_lane_idx(Lw *lw)
 {
     if (!lw->lane) {
@@ -166,9 +179,11 @@ static IrExpr *elem_of(Lw *lw, IrExpr *rec, const Symbol *elem)
 }
 
 /* The node records of group g of a network, plain or (lane code) lane.
- * first: the index may move the group's storage (lw_moves_storage, a
- * network function that deletes or copies nodes): it is evaluated and
- * checked before the records are reached, not unsequenced with it. */
+ * first: the index or the replicate's index may move storage
+ * (lw_moves_storage: a network function that deletes or copies nodes, a
+ * central-agent function that replicates): the replicate, then the index
+ * are evaluated, and the index checked, before the records are reached,
+ * not unsequenced with it. */
 static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrExpr *repx,
                            IrExpr *idx, bool first, Loc loc)
 {
@@ -176,17 +191,21 @@ static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrE
     Symbol *gs = VEC_AT(net->groups, g, Symbol);
     Type *node = type_node_of(gs->type);
     IrExpr *n = ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, g), NULL);
-    IrExpr *i = lw_idx(lw, loc, idx, n, gs->name);
     if (lw->fn && lw->fn->lane)
-        return ir_index(m, ir_nodes(m, netx, ir_ref(m, lw->fn->rep_v), g, lw_lanes_layout(lw, node)), i);
+        return ir_index(m, ir_nodes(m, netx, ir_ref(m, lw->fn->rep_v), g, lw_lanes_layout(lw, node)),
+                        lw_idx(lw, loc, idx, n, gs->name));
     if (!first)
-        return ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), i);
+        return ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), lw_idx(lw, loc, idx, n, gs->name));
     IrStmt *b = ir_block(m, loc);
     IrStmt *saved = lw_push(lw, b);
-    IrVar *iv = lw_decl(lw, "ni", ir_t(m, IRT_I32), i, loc);
+    IrVar *rv = lw_decl(lw, "nr", ir_t(m, IRT_I32), repx, loc);
+    rv->is_const = true;
+    IrVar *raw = lw_decl(lw, "nx", idx->type, idx, loc);
+    raw->is_const = true;
+    IrVar *iv = lw_decl(lw, "ni", ir_t(m, IRT_I32), lw_idx(lw, loc, ir_ref(m, raw), n, gs->name), loc);
     iv->is_const = true;
     lw_close(lw, saved);
-    IrExpr *rec = ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), ir_ref(m, iv));
+    IrExpr *rec = ir_index(m, ir_nodes(m, netx, ir_ref(m, rv), g, lw_plain(lw, node)), ir_ref(m, iv));
     return ir_deref(m, ir_stmts(m, b, ir_addr(m, rec)));
 }
 
@@ -218,7 +237,7 @@ void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
     case EXPR_SUBSCRIPT:
         lw_net_object(lw, e->u.subscript.obj, net, rep, lnet);
         if (type_is_integral(e->u.subscript.index->type))
-            *rep = lw_idx(lw, e->loc, lw_sub_index(lw, e->u.subscript.index),
+            *rep = lw_idx_first(lw, e->loc, e->u.subscript.index, lw_sub_index(lw, e->u.subscript.index),
                           ir_netinfo(m, IRN_NREPS, *net, NULL, NULL), "replicate");
         else
             *rep = NULL;
@@ -280,7 +299,7 @@ static bool ca_node_open(Lw *lw, Expr *obj, CaNode *c)
     c->r = lw_decl(lw, "r", ir_t(m, IRT_I32), n.rep, (Loc){0});
     c->r->is_const = true;
     Symbol *gs = obj->u.subscript.obj->sym;
-    IrExpr *idx = lw_idx(lw, obj->loc, lw_sub_index(lw, obj->u.subscript.index),
+    IrExpr *idx = lw_idx_first(lw, obj->loc, obj->u.subscript.index, lw_sub_index(lw, obj->u.subscript.index),
                          ir_netinfo(m, IRN_COUNT, ir_ref(m, c->n), ir_i32(m, n.g), NULL), gs->name);
     c->i = lw_decl(lw, "i", ir_t(m, IRT_I32), idx, (Loc){0});
     c->i->is_const = true;
@@ -559,6 +578,17 @@ IrExpr *lw_lvalue(Lw *lw, Expr *e)
                                     ir_addr(m, lane_e), ir_addr(m, plain_e));
                 return ir_deref(m, ir_stmts(m, b, p));
             }
+            if (lw_storage_may_move(lw) && lw_moves_storage(obj)) {
+                /* the replicate's index first, then the replicates: the
+                   index may REPLICATE the network (it frees the array) */
+                IrStmt *b = ir_block(m, (Loc){0});
+                IrStmt *saved = lw_push(lw, b);
+                IrVar *r = lw_decl(lw, "r", ir_t(m, IRT_I32), repx, (Loc){0});
+                r->is_const = true;
+                lw_close(lw, saved);
+                IrExpr *f = ir_field(m, ir_deref(m, ir_netrec(m, netx, ir_ref(m, r), pl)), lw_field(lw, pl, e->sym));
+                return ir_deref(m, ir_stmts(m, b, ir_addr(m, f)));
+            }
             return ir_field(m, ir_deref(m, ir_netrec(m, netx, repx, pl)), lw_field(lw, pl, e->sym));
         }
         IrExpr *node_elem = ca_node_elem(lw, obj, e->sym);
@@ -580,7 +610,8 @@ IrExpr *lw_lvalue(Lw *lw, Expr *e)
             }
             return node_lvalue(lw, ln, lower_group_index(ln, obj->sym), netx,
                                repx ? repx : ir_i32(m, 0), ix,
-                               lw_storage_may_move(lw) && lw_moves_storage(e->u.subscript.index),
+                               lw_storage_may_move(lw) && (lw_moves_storage(e->u.subscript.index) ||
+                                                           lw_moves_storage(obj->u.select.obj)),
                                e->loc);
         }
         if (obj->type && obj->type->kind == TY_ARRAY) {
@@ -1316,7 +1347,7 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
             lw_net_object(lw, grp->u.select.obj, &netx, &repx, &cn);
             if (cn) {
                 g = lower_group_index(cn, grp->sym);
-                idx = lw_idx(lw, node->loc, lw_expr(lw, node->u.subscript.index),
+                idx = lw_idx_first(lw, node->loc, node->u.subscript.index, lw_expr(lw, node->u.subscript.index),
                              ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, g), NULL), grp->sym->name);
             }
         }

@@ -174,6 +174,13 @@ void lw_global_call_stmt(Lw *lw, const Symbol *f, PtrVec *args, Loc loc);
 IrExpr *lw_pos(Lw *lw, Loc loc);
 IrExpr *lw_chk(Lw *lw, const Type *t, Loc loc, IrExpr *v64); /* narrow a 64-bit value */
 IrExpr *lw_idx(Lw *lw, Loc loc, IrExpr *i, IrExpr *n, const char *what);
+/* lw_idx of i, the lowered index expression index, against a size n read
+ * from the network (a group's count, the number of replicates): where the
+ * index may move storage (lw_storage_may_move, lw_moves_storage: it deletes
+ * or copies nodes, replicates), it is evaluated before n is read -- the
+ * check's arguments are unsequenced in C, and a stale n let an index past
+ * the new end through. */
+IrExpr *lw_idx_first(Lw *lw, Loc loc, const Expr *index, IrExpr *i, IrExpr *n, const char *what);
 IrExpr *lw_i64(Lw *lw, IrExpr *x);
 IrExpr *lw_me(Lw *lw);          /* ME as a record lvalue */
 IrExpr *lw_cstr(Lw *lw, const char *s);

@@ -400,7 +400,7 @@ static void call_stmt(Lw *lw, Expr *call)
         vr[i]->is_const = true;
         Symbol *gs = a->u.subscript.obj->sym;
         IrVar *vi = lw_decl(lw, "vi", i32,
-                            lw_idx(lw, a->loc, lw_sub_index(lw, a->u.subscript.index),
+                            lw_idx_first(lw, a->loc, a->u.subscript.index, lw_sub_index(lw, a->u.subscript.index),
                                    ir_netinfo(m, IRN_COUNT, ir_ref(m, vn), ir_i32(m, n->g), NULL),
                                    gs->name),
                             call->loc);
@@ -597,7 +597,7 @@ static void objcall_stmt(Lw *lw, Expr *call)
             lw_args_to_temps(lw, proc, args, &temps, call->loc);
             vec_push(m->arena, &a, ir_ref(m, lw->fn->net_v));
             vec_push(m->arena, &a, ir_ref(m, lw->fn->rep_v));
-            vec_push(m->arena, &a, lw_idx(lw, obj->loc, lw_expr(lw, obj->u.subscript.index),
+            vec_push(m->arena, &a, lw_idx_first(lw, obj->loc, obj->u.subscript.index, lw_expr(lw, obj->u.subscript.index),
                                           ir_netinfo(m, IRN_COUNT, ir_ref(m, lw->fn->net_v), ir_i32(m, g), NULL),
                                           gs->name));
             for (int k = 0; k < temps.len; k++)
