@@ -1313,6 +1313,34 @@ static IrExpr *convert(Lw *lw, Expr *e)
     }
 }
 
+/* Whether the path of o has a subscript (net[i], a[i], X.g[i]). */
+static bool path_has_subscript(const Expr *o)
+{
+    for (; o; o = o->kind == EXPR_SELECT ? o->u.select.obj : o->u.subscript.obj) {
+        if (o->kind == EXPR_SUBSCRIPT)
+            return true;
+        if (o->kind != EXPR_SELECT)
+            return false;
+    }
+    return false;
+}
+
+/* MAXINDEX's size x, after the statement evaluating the replicate's index
+ * repx when netobj is net[i] (net[i].g, net[i].g[j].in): the operand is evaluated once
+ * (§9), its index checked (§10.3), and a function in it may change the
+ * size, so the size is read afterwards. */
+static IrExpr *after_rep(Lw *lw, const Expr *netobj, IrExpr *repx, IrExpr *x)
+{
+    if (!repx || netobj->kind != EXPR_SUBSCRIPT)
+        return x;
+    IrModule *m = lw->m;
+    IrStmt *b = ir_block(m, (Loc){0});
+    IrStmt *s = ir_s(m, IRS_EVAL, (Loc){0});
+    s->a = ir_cast(m, ir_t(m, IRT_VOID), repx);
+    ir_append(m, b, s);
+    return ir_stmts(m, b, x);
+}
+
 /* MAXINDEX(obj): highest index of an interface, group, array or network. */
 static IrExpr *maxindex(Lw *lw, Expr *e)
 {
@@ -1325,8 +1353,9 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
         IrExpr *netx, *repx;
         LowerNet *ln;
         lw_net_object(lw, o, &netx, &repx, &ln);
-        return ir_binary(m, IROP_SUB, ci, ir_cast(m, ci, ir_netinfo(m, IRN_NREPS, netx, NULL, NULL)),
-                         ir_i32(m, 1));
+        return after_rep(lw, o, repx, ir_binary(m, IROP_SUB, ci,
+                                             ir_cast(m, ci, ir_netinfo(m, IRN_NREPS, netx, NULL, NULL)),
+                                             ir_i32(m, 1)));
     }
     if (o->kind == EXPR_SELECT && sema_is_iface(o)) {
         /* connections at an interface: of ME in a node subroutine, or of a
@@ -1334,7 +1363,7 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
         Expr *node = o->u.select.obj, *grp = node->kind == EXPR_SUBSCRIPT
                                                  ? node->u.subscript.obj : NULL;
         LowerNet *cn = NULL;
-        IrExpr *netx = NULL, *idx = NULL;
+        IrExpr *netx = NULL, *idx = NULL, *repx = NULL;
         int g = -1;
         if (node->kind == EXPR_ME && lw->fn && lw->fn->net && lw->fn->idx_v) {
             cn = lw->fn->net;
@@ -1343,7 +1372,6 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
             idx = ir_ref(m, lw->fn->idx_v);
         } else if (grp && grp->kind == EXPR_SELECT && grp->sym &&
                    type_is_node_collection(grp->sym->type)) {
-            IrExpr *repx;
             lw_net_object(lw, grp->u.select.obj, &netx, &repx, &cn);
             if (cn) {
                 g = lower_group_index(cn, grp->sym);
@@ -1358,6 +1386,8 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
         Symbol *ifc = o->sym;
         IrStmt *b = ir_block(m, (Loc){0});
         IrStmt *saved = lw_push(lw, b);
+        if (repx && grp->u.select.obj->kind == EXPR_SUBSCRIPT)
+            lw_eval(lw, ir_cast(m, ir_t(m, IRT_VOID), repx), (Loc){0}); /* net[i].g[j].in: its index first */
         IrVar *nt = lw_decl(lw, "nt", ir_t_ptr(m, ir_t(m, IRT_NET), false), netx, (Loc){0});
         nt->is_const = true;
         IrVar *ix = lw_decl(lw, "ix", ir_t(m, IRT_I32), idx, (Loc){0});
@@ -1387,6 +1417,18 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
         /* a row of a node grid: only its row number is checked */
         const Expr *g = o->u.subscript.obj;
         IrStmt *b = ir_block(m, (Loc){0});
+        if (g->kind == EXPR_SELECT && g->u.select.obj->type &&
+            g->u.select.obj->type->kind == TY_NETWORK && g->u.select.obj->kind == EXPR_SUBSCRIPT) {
+            /* net[i].m[r]: the replicate's index first */
+            IrExpr *netx, *repx;
+            LowerNet *ln;
+            lw_net_object(lw, g->u.select.obj, &netx, &repx, &ln);
+            if (repx) {
+                IrStmt *r = ir_s(m, IRS_EVAL, (Loc){0});
+                r->a = ir_cast(m, ir_t(m, IRT_VOID), repx);
+                ir_append(m, b, r);
+            }
+        }
         IrStmt *s = ir_s(m, IRS_EVAL, (Loc){0});
         s->a = lw_idx(lw, o->loc, lw_expr(lw, o->u.subscript.index),
                       ir_int(m, ir_t(m, IRT_I64), g->type->size),
@@ -1404,13 +1446,22 @@ static IrExpr *maxindex(Lw *lw, Expr *e)
             lw_unsupported(lw, e->loc, "MAXINDEX of this group");
             return ir_i32(m, 0);
         }
-        return ir_binary(m, IROP_SUB, ci,
-                         ir_cast(m, ci, ir_netinfo(m, IRN_COUNT, netx,
-                                                   ir_i32(m, lower_group_index(ln, o->sym)), NULL)),
-                         ir_i32(m, 1));
+        return after_rep(lw, o->u.select.obj, repx, ir_binary(m, IROP_SUB, ci,
+                                             ir_cast(m, ci, ir_netinfo(m, IRN_COUNT, netx,
+                                                                       ir_i32(m, lower_group_index(ln, o->sym)),
+                                                                       NULL)),
+                                             ir_i32(m, 1)));
     }
-    if (o->type && o->type->kind == TY_ARRAY)
-        return ir_int(m, ci, o->type->size - 1);
+    if (o->type && o->type->kind == TY_ARRAY) {
+        if (!path_has_subscript(o))
+            return ir_int(m, ci, o->type->size - 1);
+        /* a[i], net[i].a: the subscripts evaluated and checked */
+        IrStmt *b = ir_block(m, (Loc){0});
+        IrStmt *s = ir_s(m, IRS_EVAL, (Loc){0});
+        s->a = ir_cast(m, ir_t(m, IRT_VOID), ir_addr(m, lw_lvalue(lw, o)));
+        ir_append(m, b, s);
+        return ir_stmts(m, b, ir_int(m, ci, o->type->size - 1));
+    }
     lw_unsupported(lw, e->loc, "MAXINDEX of this object");
     return ir_i32(m, 0);
 }

@@ -695,6 +695,17 @@ static Type *convert_expr(Ctx *c, Expr *e)
     return error_type(c, e);
 }
 
+/* Whether the object path o has a subscript (a[i], net[i].a, X.g[i]...). */
+static bool path_has_subscript(const Expr *o)
+{
+    while (o && (o->kind == EXPR_SELECT || o->kind == EXPR_SUBSCRIPT)) {
+        if (o->kind == EXPR_SUBSCRIPT)
+            return true;
+        o = o->u.select.obj;
+    }
+    return false;
+}
+
 /* E11 -> MAXINDEX "(" Object ")" (§9) */
 static Type *maxindex_expr(Ctx *c, Expr *e)
 {
@@ -725,7 +736,10 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
     }
     e->type = builtin(c, TY_INT);
     e->cat = VC_VALUE;
-    if (base->type->kind == TY_ARRAY && !sema_is_iface(base)) {
+    /* an array's size is known, but a subscript on the way to it (rows[i],
+       net[i].a) is evaluated and checked at run time (§9, §10.3), so only
+       a path without one folds */
+    if (base->type->kind == TY_ARRAY && !sema_is_iface(base) && !path_has_subscript(base)) {
         e->is_const = true;
         e->const_int = base->type->size - 1;
     }
