@@ -828,9 +828,12 @@ static void shuffle(Pc *p, const IrStmt *s)
              VT, m, f, VT, ia, VT, iy, m, f, y, f);
         emit_directive(p->out, "#else");
     }
-    emit(p->out, "{ %s a_[RT_LANES]; for (int l = 0; l < RT_LANES; l++) { a_[l] = %s.%s[l & -%d]; %s.%s[l] = %s.%s[(l & -%d) + %d]; } "
-                 "for (int l = 0; l < RT_LANES; l++) %s.%s[l] = a_[l]; }",
-         type_name(p, vt), m, f, 2 * w, y, f, m, f, 2 * w, w, m, f);
+    /* In place, without a copy of the lanes (RT_LANES copies of a large
+       ARRAY element would not fit the stack): YOU's lanes first, then ME's
+       from the top, where lane l & -2w <= l still holds its old value. */
+    emit(p->out, "for (int l = 0; l < RT_LANES; l++) %s.%s[l] = %s.%s[(l & -%d) + %d]; "
+                 "for (int l = RT_LANES - 1; l >= 0; l--) %s.%s[l] = %s.%s[l & -%d];",
+         y, f, m, f, 2 * w, w, m, f, m, f, 2 * w);
     if (vec)
         emit_directive(p->out, "#endif");
 }
