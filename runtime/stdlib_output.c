@@ -109,7 +109,20 @@ static void protocol_error(cp_int epochNumber, cp_real totalError, cp_int nrOfEr
     if (protocol) {
         fprintf(protocol, "%d\t%.9g\t%d\n", (int)epochNumber,
                 printed_real(totalError), (int)nrOfErrors);
-        fflush(protocol);
+        if (fflush(protocol) != 0 || ferror(protocol)) {
+            /* a full disk, a quota: as when the file cannot be opened */
+            int err = errno;
+            char def[512];
+            const char *path = rt_protocol_file(def, sizeof def);
+            fclose(protocol);
+            protocol = NULL;
+            protocol_failed = true;
+            if (rt_opt.protocol)
+                rt_error(rt_lib_where(), "cannot write the protocol file '%s': %s", path,
+                         strerror(err));
+            fprintf(stderr, "%s: warning: cannot write the protocol file '%s': %s\n",
+                    rt_opt.program, path, strerror(err));
+        }
     }
     if (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs) {
         limit_reached = true;
