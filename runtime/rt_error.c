@@ -37,12 +37,17 @@ _Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fflush(stdout);
+    /* In pieces with fputs: fprintf on the unbuffered stderr takes a
+     * buffer of 8 KB on the stack, more than the room a thread with a small
+     * stack has left when the recursion check (rt_stack.c) reports. */
+    char line[24] = "";
     if (where.file)
-        fprintf(stderr, "%s:%" PRId32 ": run-time error: %s\n", where.file,
-                where.line, msg);
-    else
-        fprintf(stderr, "%s: run-time error: %s\n",
-                rt_opt.program ? rt_opt.program : "cupit", msg);
+        snprintf(line, sizeof line, ":%" PRId32, where.line);
+    fputs(where.file ? where.file : rt_opt.program ? rt_opt.program : "cupit", stderr);
+    fputs(line, stderr);
+    fputs(": run-time error: ", stderr);
+    fputs(msg, stderr);
+    fputs("\n", stderr);
     fflush(stderr);
     /* exit() from inside a team would run atexit handlers while other
      * threads still use the data they release. */

@@ -13,12 +13,15 @@
 
 static _Thread_local const char *rt_stack_floor;
 
-/* What is kept free below the floor: a quarter of a small stack, else
- * 256 KB. */
+/* What is kept free below the floor: a quarter of the stack, but 256 KB
+ * at most, and on a small stack (OMP_STACKSIZE=32k) half of it up to
+ * 16 KB, the room rt_error needs to report. */
 static size_t margin(size_t size)
 {
-    size_t m = (size_t)256 << 10;
-    return size / 4 < m ? size / 4 : m;
+    size_t m = (size_t)256 << 10, low = (size_t)16 << 10;
+    size_t q = size / 4 < m ? size / 4 : m;
+    size_t h = size / 2 < low ? size / 2 : low;
+    return q > h ? q : h;
 }
 
 /* Out of line, so this frame is one below the caller's: the margin covers it. */

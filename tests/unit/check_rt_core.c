@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 
 /* ---- rt_error --------------------------------------------------------------- */
 
@@ -172,6 +173,47 @@ START_TEST(test_core_out_of_memory)
 }
 END_TEST
 
+/* ---- the recursion check ---------------------------------------------------------- */
+
+static volatile int recurse_limit = INT32_MAX; /* never reached */
+
+static int recurse(int n)
+{
+    volatile char frame[256];
+    rt_stack_check((rt_srcpos){ "s.nn", 7 });
+    frame[n % 256] = (char)n;
+    if (n >= recurse_limit)
+        return 0;
+    return recurse(n + 1) + frame[n % 256];
+}
+
+static void *recurse_thread(void *arg)
+{
+    (void)arg;
+    return (void *)(intptr_t)recurse(0);
+}
+
+/* A thread with a small stack (OMP_STACKSIZE=32k) still has the room to
+ * report the recursion as a run-time error. */
+static void recurse_on_small_stack(void *arg)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, (size_t)(intptr_t)arg);
+    pthread_create(&t, &a, recurse_thread, NULL);
+    pthread_join(t, NULL);
+}
+
+START_TEST(test_core_recursion_small_stack)
+{
+    const char *want = "s.nn:7: run-time error: recursion too deep";
+    ck_assert_rt_error(recurse_on_small_stack, (void *)(intptr_t)(16 << 10), want);
+    ck_assert_rt_error(recurse_on_small_stack, (void *)(intptr_t)(32 << 10), want);
+    ck_assert_rt_error(recurse_on_small_stack, (void *)(intptr_t)(1 << 20), want);
+}
+END_TEST
+
 /* ---- arithmetic ------------------------------------------------------------------ */
 
 START_TEST(test_core_ipow_values)
@@ -240,6 +282,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_core_memory_accounting);
     tcase_add_test(tc, test_core_out_of_memory);
     tcase_add_test(tc, test_core_local_storage);
+    tcase_add_test(tc, test_core_recursion_small_stack);
     suite_add_tcase(s, tc);
     tc = tcase_create("arithmetic");
     tcase_add_test(tc, test_core_ipow_values);
