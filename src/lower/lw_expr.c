@@ -473,7 +473,7 @@ static IrExpr *name_lvalue(Lw *lw, Expr *e)
         if (lane) /* CONST: a lane array; VAR: an array of pointers */
             return s->access == ACCESS_VAR ? ir_deref(m, ir_index(m, ir_ref(m, v), lw_lane_idx(lw)))
                                            : ir_index(m, ir_ref(m, v), lw_lane_idx(lw));
-        if (s->access == ACCESS_VAR)
+        if (s->access == ACCESS_VAR || lw_const_by_address(s))
             return ir_deref(m, ir_ref(m, v));
         return ir_ref(m, v);
     }
@@ -809,6 +809,24 @@ static IrExpr *node_array_arg(Lw *lw, Expr *a, const Symbol *p)
                    IR_ARGS(dst, net, rep, ir_i32(m, g), first, ir_i32(m, n)));
 }
 
+static bool any_moves_storage(const PtrVec *v);
+
+/* An object inside a network variable (net.e, net[i].e), whose storage a
+ * replication may move. */
+static bool of_network(const Expr *e)
+{
+    for (;;) {
+        if (e->type && e->type->kind == TY_NETWORK)
+            return true;
+        if (e->kind == EXPR_SELECT)
+            e = e->u.select.obj;
+        else if (e->kind == EXPR_SUBSCRIPT)
+            e = e->u.subscript.obj;
+        else
+            return false;
+    }
+}
+
 void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
 {
     IrModule *m = lw->m;
@@ -819,6 +837,7 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
     int ntemps = lw->n_arg_temps;
     lw->arg_temps = NULL;
     lw->n_arg_temps = 0;
+    bool moves = in_central_agent(lw) && any_moves_storage(args);
     for (int i = 0; i < args->len && i < subr->sub->params.len; i++) {
         Symbol *p = VEC_AT(subr->sub->params, i, Symbol);
         Expr *a = VEC_AT(*args, i, Expr);
@@ -830,7 +849,8 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
         }
         IrExpr *x = NULL;
         if (i < ntemps && temps[i]) {
-            x = temps[i]; /* copied in and out around the call */
+            /* copied in and out around the call */
+            x = lw_const_by_address(p) ? ir_addr(m, temps[i]) : temps[i];
         } else if (p->access == ACCESS_CONST) {
             x = NULL; /* below */
         } else {
@@ -841,7 +861,7 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
                                            "subroutine in replicated network code");
         }
         if (!x && p->access == ACCESS_CONST) {
-            if (ext && (k == TY_RECORD || k == TY_ARRAY || k == TY_NODE || k == TY_CONNECTION)) {
+            if ((ext && (k == TY_NODE || k == TY_CONNECTION)) || lw_const_by_address(p)) {
                 /* EXTERNAL: records, arrays, nodes and connections by address */
                 IrExpr *ca_val = k == TY_NODE ? ca_node_value(lw, a) : NULL;
                 if (lane && k == TY_NODE) {
@@ -855,9 +875,12 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
                     lw_unsupported(lw, a->loc, "a connection argument of an EXTERNAL subroutine "
                                                "in replicated network code");
                     x = ir_null(m);
+                } else if (a->cat == VC_OBJECT && (ext || !moves || !of_network(a))) {
+                    x = ir_addr(m, lw_lvalue(lw, a));
                 } else {
-                    x = a->cat == VC_OBJECT ? ir_addr(m, lw_lvalue(lw, a))
-                                            : ir_temp_addr(m, lw_expr_as(lw, a, p->type));
+                    /* a copy: another argument may move the object's
+                       storage before the call reads it */
+                    x = ir_temp_addr(m, lw_expr_as(lw, a, p->type));
                 }
             } else {
                 x = lw_expr_as(lw, a, p->type);

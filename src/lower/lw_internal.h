@@ -145,6 +145,10 @@ IrLayout *lw_lanes_layout(Lw *lw, const Type *t);
 IrLayout *lw_shared_layout(Lw *lw, const Type *t);
 IrField *lw_field(Lw *lw, const IrLayout *l, const Symbol *elem);
 bool lw_has_lanes(const Type *t);                           /* node, connection, network */
+/* A CONST parameter passed as a pointer to const: records and arrays of
+ * EXTERNAL subroutines, and those too large for the stack (more than
+ * 64 KB) of the other global subroutines. */
+bool lw_const_by_address(const Symbol *p);
 bool lw_type_has_init(Lw *lw, const Type *t);
 void lw_default_init(Lw *lw, const Type *t, IrExpr *lv, Loc loc);
 void lw_make_layouts(Lw *lw);

@@ -301,6 +301,18 @@ static const IrType *result_type(Lw *lw, const Symbol *s)
 }
 
 /* The C parameter of a CuPit parameter of a subroutine on one replicate. */
+bool lw_const_by_address(const Symbol *p)
+{
+    if (p->kind != SYM_PARAM || p->access != ACCESS_CONST || !p->subr ||
+        (p->type->kind != TY_RECORD && p->type->kind != TY_ARRAY))
+        return false;
+    const Symbol *s = p->subr;
+    if (s->sub->external)
+        return true;
+    /* a copy on the stack per call: 8 MB overflow the main thread's stack */
+    return (s->kind == SYM_PROC || s->kind == SYM_FUNC) && p->type->bytes > ((int64_t)64 << 10);
+}
+
 static IrVar *plain_param(Lw *lw, IrFunc *f, const Symbol *p)
 {
     IrModule *m = lw->m;
@@ -308,9 +320,8 @@ static IrVar *plain_param(Lw *lw, IrFunc *f, const Symbol *p)
     const IrType *t;
     if (p->type->kind == TY_NODE || p->type->kind == TY_CONNECTION || type_is_node_array(p->type))
         t = ir_t_ptr(m, ir_t(m, IRT_OPAQUE), p->access == ACCESS_CONST);
-    else if (p->subr && p->subr->sub->external && p->access == ACCESS_CONST &&
-             (p->type->kind == TY_RECORD || p->type->kind == TY_ARRAY))
-        t = ir_t_ptr(m, lw_vt(lw, p->type), true); /* EXTERNAL: by address */
+    else if (lw_const_by_address(p))
+        t = ir_t_ptr(m, lw_vt(lw, p->type), true); /* by address */
     else if (p->access == ACCESS_IO)
         t = ir_t_ptr(m, ir_t(m, IRT_IO), false);
     else if (p->access == ACCESS_VAR)
