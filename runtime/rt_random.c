@@ -106,9 +106,9 @@ cp_int rt_random_int(rt_srcpos where, cp_int lo, cp_int hi)
 
 cp_real rt_random_real(rt_srcpos where, cp_real lo, cp_real hi)
 {
-    if (!(lo <= hi))
-        rt_error(where, "RANDOM of the empty interval %g...%g", (double)lo,
-                 (double)hi);
+    if (!(lo <= hi)) /* a NaN bound as "nan" whatever its sign, as pReal prints it */
+        rt_error(where, "RANDOM of the empty interval %g...%g", isnan(lo) ? NAN : (double)lo,
+                 isnan(hi) ? NAN : (double)hi);
     if (lo == hi)
         return lo;
     double u = (double)(random_bits() >> 11) * 0x1.0p-53; /* [0, 1) */
