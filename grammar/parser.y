@@ -983,6 +983,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         hint = " (an interval has one '...': use parentheses)";
     else if (!operand_expected && la == YYTRANSLATE('?'))
         hint = " (a nested '?:' needs parentheses)";
+    else if (operand_expected && la == YYTRANSLATE(TK_UIDENT))
+        hint = " (a conversion is not a primary: put the operand of a unary operator in parentheses)";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
              && !has_token(expected, n, TK_UIDENT))
         hint = " (names of objects, fields and subroutines start with a lower-case letter)";

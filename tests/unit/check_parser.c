@@ -654,6 +654,8 @@ START_TEST(test_parser_hints)
     ck_message("a nested '?:' needs parentheses");
     expr_errors("1...2...3");
     ck_message("an interval has one '...'");
+    expr_errors("-Real (2)");
+    ck_message("a conversion is not a primary");
     parse("PROCEDURE p () IS Int VAR Count; END;");
     ck_errors(1);
     ck_message("start with a lower-case letter");
