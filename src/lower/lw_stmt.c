@@ -29,17 +29,25 @@ static IrVar *fresh(Lw *lw, const char *stem, const IrType *t)
     return ir_fresh(M(lw), cur_fn(lw), stem, t);
 }
 
-/* Declares lo/hi clipped to [0, count-1] (and to the interval, if any). */
+/* Declares lo/hi clipped to [0, count-1] (and to the interval, if any).
+ * An interval that may move storage (lw_moves_storage: its bounds call a
+ * function that deletes or copies nodes or replicates the network) is
+ * evaluated before count is read, so that the range clips to the size
+ * there is afterwards. */
 void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc loc)
 {
     IrModule *m = M(lw);
     const IrType *i32 = ir_t(m, IRT_I32);
+    const IrType *ivt = range ? lw_vt(lw, lw->si->builtin[TY_INTERVAL]) : NULL;
+    IrVar *s = NULL;
+    if (range && lw_storage_may_move(lw) && lw_moves_storage(range))
+        s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
     *lo = lw_decl(lw, "lo", i32, ir_i32(m, 0), loc);
     *hi = lw_decl(lw, "hi", i32, ir_binary(m, IROP_SUB, i32, ir_cast(m, i32, count), ir_i32(m, 1)), loc);
     if (!range)
         return;
-    const IrType *ivt = lw_vt(lw, lw->si->builtin[TY_INTERVAL]);
-    IrVar *s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
+    if (!s)
+        s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
     s->is_const = true;
     IrExpr *mn = ir_member(m, ir_ref(m, s), "min", i32), *mx = ir_member(m, ir_ref(m, s), "max", i32);
     IrStmt *a = lw_add(lw, IRS_IF, loc);
