@@ -181,9 +181,9 @@ static IrExpr *elem_of(Lw *lw, IrExpr *rec, const Symbol *elem)
 /* The node records of group g of a network, plain or (lane code) lane.
  * first: the index or the replicate's index may move storage
  * (lw_moves_storage: a network function that deletes or copies nodes, a
- * central-agent function that replicates): the replicate, then the index
- * are evaluated, and the index checked, before the records are reached,
- * not unsequenced with it. */
+ * central-agent function that replicates): the index, then the replicate
+ * (with its check) are evaluated, and the index checked, before the
+ * records are reached, not unsequenced with it. */
 static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrExpr *repx,
                            IrExpr *idx, bool first, Loc loc)
 {
@@ -198,10 +198,10 @@ static IrExpr *node_lvalue(Lw *lw, const LowerNet *net, int g, IrExpr *netx, IrE
         return ir_index(m, ir_nodes(m, netx, repx, g, lw_plain(lw, node)), lw_idx(lw, loc, idx, n, gs->name));
     IrStmt *b = ir_block(m, loc);
     IrStmt *saved = lw_push(lw, b);
-    IrVar *rv = lw_decl(lw, "nr", ir_t(m, IRT_I32), repx, loc);
-    rv->is_const = true;
     IrVar *raw = lw_decl(lw, "nx", idx->type, idx, loc);
     raw->is_const = true;
+    IrVar *rv = lw_decl(lw, "nr", ir_t(m, IRT_I32), repx, loc);
+    rv->is_const = true;
     IrVar *iv = lw_decl(lw, "ni", ir_t(m, IRT_I32), lw_idx(lw, loc, ir_ref(m, raw), n, gs->name), loc);
     iv->is_const = true;
     lw_close(lw, saved);
@@ -295,12 +295,21 @@ static bool ca_node_open(Lw *lw, Expr *obj, CaNode *c)
     c->g = n.g;
     c->node = n.node;
     IrStmt *saved = lw_push(lw, c->body);
+    /* a node index that may move storage (it REPLICATEs the network,
+       deletes nodes) runs before the replicate's index is checked */
+    Expr *index = obj->u.subscript.index;
+    IrExpr *ix = lw_sub_index(lw, index);
+    if (lw_moves_storage(index)) {
+        IrVar *t = lw_decl(lw, "nx", ix->type, ix, (Loc){0});
+        t->is_const = true;
+        ix = ir_ref(m, t);
+    }
     c->n = lw_decl(lw, "n", ir_t_ptr(m, ir_t(m, IRT_NET), false), n.net, (Loc){0});
     c->r = lw_decl(lw, "r", ir_t(m, IRT_I32), n.rep, (Loc){0});
     c->r->is_const = true;
     Symbol *gs = obj->u.subscript.obj->sym;
-    IrExpr *idx = lw_idx_first(lw, obj->loc, obj->u.subscript.index, lw_sub_index(lw, obj->u.subscript.index),
-                         ir_netinfo(m, IRN_COUNT, ir_ref(m, c->n), ir_i32(m, n.g), NULL), gs->name);
+    IrExpr *idx = lw_idx(lw, obj->loc, ix, ir_netinfo(m, IRN_COUNT, ir_ref(m, c->n), ir_i32(m, n.g), NULL),
+                         gs->name);
     c->i = lw_decl(lw, "i", ir_t(m, IRT_I32), idx, (Loc){0});
     c->i->is_const = true;
     lw_close(lw, saved);
