@@ -1020,6 +1020,12 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
             IrVar *t = lw_decl(lw, "fa", ir_t_ptr(m, ir_t(m, IRT_IO), false), ir_addr(m, lw_lvalue(lw, a)), (Loc){0});
             vec_push(m->arena, &scalar, ir_ref(m, t));
             vec_push(m->arena, &lane, ir_ref(m, t));
+        } else if (lw_const_by_address(p)) {
+            /* its lane array (large) is built in the lane branch below */
+            IrVar *t = lw_decl(lw, "fa", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), e->loc);
+            t->is_const = true;
+            vec_push(m->arena, &scalar, ir_addr(m, ir_ref(m, t)));
+            vec_push(m->arena, &lane, NULL);
         } else {
             IrVar *t = lw_decl(lw, "fa", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), (Loc){0});
             t->is_const = true;
@@ -1053,8 +1059,23 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
     IrExpr *call = ir_call(m, lw_lane_fn(lw, f, NULL, -1),
                            IR_ARGS(ir_ref(m, n), ir_binary(m, IROP_DIV, i32, ir_ref(m, r), lanes_const(lw)),
                                    ir_ref(m, mk), ir_ref(m, t)));
-    for (int i = 0; i < lane.len; i++)
-        vec_push(m->arena, &call->args, lane.items[i]);
+    for (int i = 0; i < lane.len; i++) {
+        IrExpr *x = lane.items[i];
+        if (!x) { /* broadcast a by-address argument (lw_broadcast_args) */
+            IrExpr *v = ir_deref(m, ir_clone(m, scalar.items[i]));
+            IrVar *L = lw_decl_uninit(lw, "faL", ir_t_lanes(m, v->type), e->loc);
+            IrStmt *fl = lw_add(lw, IRS_FOR, (Loc){0});
+            fl->for_kind = IRFOR_LANES;
+            fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
+            fl->then = ir_block(m, (Loc){0});
+            IrStmt *as = ir_s(m, IRS_ASSIGN, (Loc){0});
+            as->a = ir_index(m, ir_ref(m, L), ir_ref(m, fl->var));
+            as->b = v;
+            ir_append(m, fl->then, as);
+            x = ir_ref(m, L);
+        }
+        vec_push(m->arena, &call->args, x);
+    }
     lw_eval(lw, call, (Loc){0});
     lw_assign(lw, ir_ref(m, res), ir_index(m, ir_ref(m, t), ln), (Loc){0});
     lw_push(lw, ifb->els);

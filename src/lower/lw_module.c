@@ -310,7 +310,9 @@ bool lw_const_by_address(const Symbol *p)
     if (s->sub->external)
         return true;
     /* a copy on the stack per call: 8 MB overflow the main thread's stack */
-    return (s->kind == SYM_PROC || s->kind == SYM_FUNC) && p->type->bytes > ((int64_t)64 << 10);
+    return (s->kind == SYM_PROC || s->kind == SYM_FUNC || s->kind == SYM_OBJPROC ||
+            s->kind == SYM_OBJFUNC) &&
+           p->type->bytes > ((int64_t)64 << 10);
 }
 
 static IrVar *plain_param(Lw *lw, IrFunc *f, const Symbol *p)

@@ -67,7 +67,8 @@ void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc lo
 }
 
 /* Evaluates call arguments once into temporaries (broadcast to every
- * execution of a group call); out gets their references. */
+ * execution of a group call); out gets their references, the address for
+ * a parameter passed by address (lw_const_by_address). */
 void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc loc)
 {
     IrModule *m = M(lw);
@@ -78,6 +79,10 @@ void lw_args_to_temps(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out, Loc
         if (p->access == ACCESS_CONST) {
             t = lw_decl(lw, "arg", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), loc);
             t->is_const = true;
+            if (lw_const_by_address(p)) {
+                vec_push(m->arena, out, ir_addr(m, ir_ref(m, t)));
+                continue;
+            }
         } else if (p->access == ACCESS_IO) {
             t = lw_decl(lw, "arg", ir_t_ptr(m, ir_t(m, IRT_IO), false), ir_addr(m, lw_lvalue(lw, a)), loc);
         } else {
@@ -231,7 +236,7 @@ void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, L
         fl->then = ir_block(m, loc);
         IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
         as->a = ir_index(m, ir_ref(m, la), ir_ref(m, fl->var));
-        as->b = t;
+        as->b = lw_const_by_address(p) ? ir_deref(m, t) : t; /* lw_args_to_temps */
         ir_append(m, fl->then, as);
         vec_push(m->arena, out, ir_ref(m, la));
     }
