@@ -26,6 +26,11 @@ typedef struct Pc {
     int inline_depth;      /* > 0: inside a statement expression (no #line) */
     const IrVar **heap;    /* the locals declared on the heap (decl_stmt) */
     int nheap, capheap;
+    const IrFunc *fn;      /* the function being printed */
+    /* large values' heap temporaries (needs_tmp): the expression, its name */
+    const IrExpr **tmp_e;
+    const char **tmp_name;
+    int ntmp, captmp;
 } Pc;
 
 static const char *fmt(Pc *p, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -187,6 +192,131 @@ static const char *var_name(Pc *p, const IrVar *v)
     return is_heap_var(p, v) ? fmt(p, "(*%s)", v->name) : v->name;
 }
 
+/* ---- values too large for the stack ------------------------------------------ */
+
+/* A value of more than CP_LOCAL_STACK_MAX bytes does not go through the C
+ * stack either: a function returning one (out_result) writes it to storage
+ * its caller passes and returns that address, and the expressions that
+ * would make a C temporary of one (a call, a compound literal, a statement
+ * expression, a copy whose address is taken) build it in a heap temporary
+ * of the statement instead, declared before it as a large local is
+ * (decl_stmt).  A conditional of large values selects between addresses. */
+static bool big_type(const IrType *t)
+{
+    return t && t->kind != IRT_VOID && c_bytes(t) > CP_LOCAL_STACK_MAX;
+}
+
+static bool out_result(const IrFunc *f)
+{
+    if (!f || f->exported)
+        return false;
+    switch (f->role) {
+    case IRFN_GLOBAL: case IRFN_OBJECT: case IRFN_MERGE_CALLEE: case IRFN_LANE_REC:
+        return big_type(f->ret);
+    default:
+        return false;
+    }
+}
+
+/* A compound literal that is built member by member. */
+static bool big_struct(const IrExpr *e)
+{
+    if (e->kind != IRE_STRUCT || !e->names || e->type->kind == IRT_ARRAY || !big_type(e->type))
+        return false;
+    for (int i = 0; i < e->args.len; i++)
+        if (VEC_AT(e->args, i, IrExpr)->type->kind == IRT_ARRAY)
+            return false;
+    return true;
+}
+
+/* e needs a heap temporary of its statement: of e's type, of the copied
+ * value's for IRE_TEMP_ADDR. */
+static bool needs_tmp(const IrExpr *e)
+{
+    switch (e->kind) {
+    case IRE_CALL: return e->fn && out_result(e->fn);
+    case IRE_STRUCT: return big_struct(e);
+    case IRE_STMTS: return big_type(e->type) && e->a;
+    case IRE_TEMP_ADDR: /* no copy of a value already in a temporary */
+        return e->a->type->kind != IRT_ARRAY && big_type(e->a->type) && !needs_tmp(e->a);
+    default: return false;
+    }
+}
+
+static const char *tmp_of(const Pc *p, const IrExpr *e)
+{
+    for (int i = p->ntmp - 1; i >= 0; i--)
+        if (p->tmp_e[i] == e)
+            return p->tmp_name[i];
+    return NULL;
+}
+
+/* The operands of a large conditional must have addresses. */
+static bool addressable(const Pc *p, const IrExpr *e)
+{
+    switch (e->kind) {
+    case IRE_VAR: case IRE_FIELD: case IRE_MEMBER: case IRE_INDEX: case IRE_DEREF:
+        return true;
+    case IRE_COND:
+        return addressable(p, e->b) && addressable(p, e->c);
+    default:
+        return tmp_of(p, e) && e->kind != IRE_TEMP_ADDR;
+    }
+}
+
+/* Names the heap temporaries that the expressions of one statement need
+ * (not those of the statements inside it, which declare their own). */
+static void scan_tmps(Pc *p, const IrExpr *e)
+{
+    if (!e)
+        return;
+    scan_tmps(p, e->a);
+    scan_tmps(p, e->b);
+    scan_tmps(p, e->c);
+    for (int i = 0; i < e->args.len; i++)
+        scan_tmps(p, VEC_AT(e->args, i, IrExpr));
+    if (!needs_tmp(e))
+        return;
+    if (p->ntmp == p->captmp) {
+        int cap = p->captmp ? 2 * p->captmp : 8;
+        const IrExpr **te = arena_alloc(p->scratch, (size_t)cap * sizeof *te);
+        const char **tn = arena_alloc(p->scratch, (size_t)cap * sizeof *tn);
+        for (int i = 0; i < p->ntmp; i++) {
+            te[i] = p->tmp_e[i];
+            tn[i] = p->tmp_name[i];
+        }
+        p->tmp_e = te;
+        p->tmp_name = tn;
+        p->captmp = cap;
+    }
+    p->tmp_e[p->ntmp] = e;
+    p->tmp_name[p->ntmp] = fmt(p, "bigv%d_", p->ntmp + 1);
+    p->ntmp++;
+}
+
+/* Finds the temporaries of statement s; true if there are any: then
+ * stmt_tmps_decl declares them. */
+static bool stmt_tmps(Pc *p, const IrStmt *s, int *first)
+{
+    *first = p->ntmp;
+    const IrExpr *own[] = {s->a, s->b, s->c, s->lane_sel, s->lo, s->hi, s->par,
+                           s->red ? s->red->into : NULL, s->red ? s->red->mask : NULL};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        scan_tmps(p, own[i]);
+    return p->ntmp > *first;
+}
+
+static void stmt_tmps_decl(Pc *p, int first, int line)
+{
+    for (int i = first; i < p->ntmp; i++) {
+        const IrExpr *e = p->tmp_e[i];
+        const char *name = p->tmp_name[i];
+        const IrType *t = e->kind == IRE_TEMP_ADDR ? e->a->type : e->type;
+        emit(p->out, "%s __attribute__((cleanup(rt_local_free))) = rt_local_alloc(CP_POS(%d), sizeof *%s);",
+             decl_q(p, t, fmt(p, "(*%s)", name), false), line, name);
+    }
+}
+
 /* ---- expressions ------------------------------------------------------------- */
 
 static const char *expr(Pc *p, const IrExpr *e);
@@ -329,6 +459,65 @@ static const char *expr(Pc *p, const IrExpr *e)
     return printed(p, expr_to, e);
 }
 
+static const char *stmt_expr(Pc *p, const IrExpr *e, const char *big);
+static void args_to(Pc *p, Sb *b, const PtrVec *v);
+
+static void big_addr_to(Pc *p, Sb *b, const IrExpr *e)
+{
+    sb_add(b, "(&", 2);
+    expr_to(p, b, e);
+    sb_add(b, ")", 1);
+}
+
+/* Large value e, an lvalue without a C temporary (t: its heap temporary,
+ * NULL for a conditional). */
+static void big_value_to(Pc *p, Sb *b, const IrExpr *e, const char *t)
+{
+    switch (e->kind) {
+    case IRE_COND:
+        sb_add(b, "(*(", 3);
+        expr_to(p, b, e->a);
+        sb_add(b, " ? ", 3);
+        big_addr_to(p, b, e->b);
+        sb_add(b, " : ", 3);
+        big_addr_to(p, b, e->c);
+        sb_add(b, "))", 2);
+        return;
+    case IRE_CALL: /* out_result: f (args, t) returns t */
+        sb_add(b, "(*", 2);
+        sb_puts(b, e->fn->name);
+        sb_add(b, "(", 1);
+        args_to(p, b, &e->args);
+        if (e->args.len)
+            sb_add(b, ", ", 2);
+        sb_puts(b, t);
+        sb_add(b, "))", 2);
+        return;
+    case IRE_STRUCT:
+        sb_add(b, "(*(", 3);
+        for (int i = 0; i < e->args.len; i++) {
+            sb_puts(b, fmt(p, "%s->%s = ", t, e->names[i]));
+            expr_to(p, b, VEC_AT(e->args, i, IrExpr));
+            sb_add(b, ", ", 2);
+        }
+        sb_puts(b, t);
+        sb_add(b, "))", 2);
+        return;
+    case IRE_STMTS:
+        sb_add(b, "(*", 2);
+        sb_puts(b, stmt_expr(p, e, t));
+        sb_add(b, ")", 1);
+        return;
+    case IRE_TEMP_ADDR: /* a copy of e->a in t */
+        sb_puts(b, fmt(p, "(*%s = ", t));
+        expr_to(p, b, e->a);
+        sb_puts(b, fmt(p, ", %s)", t));
+        return;
+    default:
+        cp_unreachable();
+    }
+}
+
 static void args_to(Pc *p, Sb *b, const PtrVec *v)
 {
     for (int i = 0; i < v->len; i++) {
@@ -422,8 +611,10 @@ static const char *netinfo(Pc *p, const IrExpr *e)
     }
 }
 
-/* A statement expression on one line. */
-static const char *stmt_expr(Pc *p, const IrExpr *e)
+/* A statement expression on one line.  big: the heap temporary that the
+ * value goes to (big_value_to); the statement expression's value is then
+ * its address. */
+static const char *stmt_expr(Pc *p, const IrExpr *e, const char *big)
 {
     Emitter tmp;
     emit_init(&tmp);
@@ -431,7 +622,9 @@ static const char *stmt_expr(Pc *p, const IrExpr *e)
     p->out = &tmp;
     p->inline_depth++;
     body_of(p, e->u.body);
-    if (e->a)
+    if (e->a && big)
+        emit(&tmp, "*%s = %s; %s;", big, expr(p, e->a), big);
+    else if (e->a)
         emit(&tmp, "%s;", expr(p, e->a));
     p->inline_depth--;
     p->out = saved;
@@ -460,8 +653,17 @@ static const char *stmt_expr(Pc *p, const IrExpr *e)
     return s;
 }
 
+static void big_value_to(Pc *p, Sb *b, const IrExpr *e, const char *t);
+
 static void expr_to(Pc *p, Sb *b, const IrExpr *e)
 {
+    if (p->ntmp || e->kind == IRE_COND) {
+        const char *t = tmp_of(p, e);
+        if (t || (e->kind == IRE_COND && big_type(e->type) && addressable(p, e))) {
+            big_value_to(p, b, e, t);
+            return;
+        }
+    }
     switch (e->kind) {
     case IRE_INT: sb_puts(b, int_literal(p, e->type, e->u.i)); return;
     case IRE_REAL: sb_puts(b, real_literal(p, e->u.r)); return;
@@ -537,6 +739,10 @@ static void expr_to(Pc *p, Sb *b, const IrExpr *e)
         sb_add(b, ")", 1);
         return;
     case IRE_TEMP_ADDR:
+        if (p->ntmp && tmp_of(p, e->a)) { /* needs_tmp: a large value's temporary */
+            big_addr_to(p, b, e->a);
+            return;
+        }
         if (e->a->type->kind == IRT_ARRAY) { /* an array literal: its elements */
             sb_add(b, "(", 1);
             sb_puts(b, type_name(p, e->a->type));
@@ -549,7 +755,7 @@ static void expr_to(Pc *p, Sb *b, const IrExpr *e)
         expr_to(p, b, e->a);
         sb_add(b, "}", 1);
         return;
-    case IRE_STMTS: sb_puts(b, stmt_expr(p, e)); return;
+    case IRE_STMTS: sb_puts(b, stmt_expr(p, e, NULL)); return;
     case IRE_POS: sb_puts(b, fmt(p, "CP_POS(%d)", (int)e->u.i)); return;
     case IRE_SIZEOF: sb_puts(b, fmt(p, "sizeof(%s)", type_name(p, e->a->type))); return;
     case IRE_OFFSETOF:
@@ -838,7 +1044,28 @@ static void shuffle(Pc *p, const IrStmt *s)
         emit_directive(p->out, "#endif");
 }
 
+static void stmt_of(Pc *p, const IrStmt *s);
+
+/* A statement, after the heap temporaries of its large values: in a block
+ * of its own, which frees them, but for a declaration. */
 static void stmt(Pc *p, const IrStmt *s)
+{
+    int first;
+    if (!stmt_tmps(p, s, &first)) {
+        stmt_of(p, s);
+        return;
+    }
+    set_line(p, s->loc);
+    bool block = s->kind != IRS_DECL;
+    if (block)
+        emit_open(p->out, "%s", "");
+    stmt_tmps_decl(p, first, s->loc.line);
+    stmt_of(p, s);
+    if (block)
+        emit_close(p->out, "%s", "");
+}
+
+static void stmt_of(Pc *p, const IrStmt *s)
 {
     set_line(p, s->loc);
     Emitter *o = p->out;
@@ -873,7 +1100,9 @@ static void stmt(Pc *p, const IrStmt *s)
         emit(o, "continue;");
         return;
     case IRS_RETURN:
-        if (s->a)
+        if (s->a && p->fn && out_result(p->fn))
+            emit(o, "return (*cp_res = %s, cp_res);", expr(p, s->a));
+        else if (s->a)
             emit(o, "return %s;", expr(p, s->a));
         else
             emit(o, "return;");
@@ -911,18 +1140,21 @@ static void stmt(Pc *p, const IrStmt *s)
 static const char *signature(Pc *p, const IrFunc *f)
 {
     const char *params = "void";
-    if (f->params.len) {
+    bool out = out_result(f); /* the result goes to *cp_res */
+    if (f->params.len || out) {
         /* one pass to size, one to copy: linear in the parameter count */
-        const char **parts = arena_alloc(p->scratch, (size_t)f->params.len * sizeof *parts);
+        int np = f->params.len + out;
+        const char **parts = arena_alloc(p->scratch, (size_t)np * sizeof *parts);
         size_t n = 0;
-        for (int i = 0; i < f->params.len; i++) {
-            const IrVar *v = VEC_AT(f->params, i, IrVar);
+        for (int i = 0; i < np; i++) {
+            const IrVar *v = i < f->params.len ? VEC_AT(f->params, i, IrVar) : NULL;
             /* a parameter need not be used (CuPit allows unused ones) */
-            parts[i] = fmt(p, "%s CP_UNUSED", decl_q(p, v->type, v->name, v->is_const));
+            parts[i] = v ? fmt(p, "%s CP_UNUSED", decl_q(p, v->type, v->name, v->is_const))
+                         : decl(p, f->ret, "*restrict cp_res");
             n += strlen(parts[i]) + 2;
         }
         char *s = arena_alloc(p->scratch, n + 1), *q = s;
-        for (int i = 0; i < f->params.len; i++) {
+        for (int i = 0; i < np; i++) {
             if (i) {
                 memcpy(q, ", ", 2);
                 q += 2;
@@ -937,7 +1169,7 @@ static const char *signature(Pc *p, const IrFunc *f)
     const char *head = f->role == IRFN_EXTERNAL || f->exported ? ""
                        : f->is_inline ? "static CP_UNUSED inline "
                                       : "static CP_UNUSED ";
-    return fmt(p, "%s%s", head, decl(p, f->ret, fmt(p, "%s(%s)", f->name, params)));
+    return fmt(p, "%s%s", head, decl(p, f->ret, fmt(p, out ? "(*%s(%s))" : "%s(%s)", f->name, params)));
 }
 
 static void reset_scratch(Pc *p)
@@ -945,6 +1177,9 @@ static void reset_scratch(Pc *p)
     arena_reset(p->scratch);
     p->heap = NULL; /* in the scratch arena; the locals of one function */
     p->nheap = p->capheap = 0;
+    p->tmp_e = NULL;
+    p->tmp_name = NULL;
+    p->ntmp = p->captmp = 0;
 }
 
 static bool function(Pc *p, const IrFunc *f, const IrBodyHooks *hooks)
@@ -957,7 +1192,9 @@ static bool function(Pc *p, const IrFunc *f, const IrBodyHooks *hooks)
     }
     if (f->body) {
         set_line(p, f->loc);
+        p->fn = f;
         braced(p, signature(p, f), f->body);
+        p->fn = NULL;
         no_line(p);
         emit(p->out, "%s", "");
         reset_scratch(p);
