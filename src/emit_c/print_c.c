@@ -212,10 +212,29 @@ static bool out_result(const IrFunc *f)
         return false;
     switch (f->role) {
     case IRFN_GLOBAL: case IRFN_OBJECT: case IRFN_MERGE_CALLEE: case IRFN_LANE_REC:
+    case IRFN_REDUCTION:
         return big_type(f->ret);
     default:
         return false;
     }
+}
+
+/* The operands (ME, YOU) of a REDUCTION or WTA function of such a type go
+ * by address; the body reads them through the pointers. */
+static bool param_by_address(const IrFunc *f, const IrVar *v)
+{
+    return !f->exported && (f->role == IRFN_REDUCTION || f->role == IRFN_WTA) && big_type(v->type);
+}
+
+/* The combination of a and b by the REDUCTION or WTA function of r
+ * (out: the heap temporary for a large result, reduce). */
+static const char *combine_call(Pc *p, const IrFunc *f, const char *a, const char *b, const char *out)
+{
+    if (!f->params.len || !param_by_address(f, VEC_AT(f->params, 0, IrVar)))
+        return fmt(p, "%s(%s, %s)", f->name, a, b);
+    if (out_result(f))
+        return fmt(p, "(*%s(&(%s), &(%s), %s))", f->name, a, b, out);
+    return fmt(p, "%s(&(%s), &(%s))", f->name, a, b);
 }
 
 /* A compound literal that is built member by member. */
@@ -894,18 +913,20 @@ static const IrStmt *cur_reduce;
 static void yield(Pc *p, const IrStmt *y)
 {
     const IrReduce *r = cur_reduce->red;
-    const char *acc = var_name(p, r->acc), *comb = r->combine->name, *v = expr(p, y->a);
+    const char *acc = var_name(p, r->acc), *v = expr(p, y->a);
+    const IrFunc *cf = r->combine;
+    const char *out = fmt(p, "%sres", r->acc->name);
     const char *pos = y->b ? expr(p, y->b) : "0", *bnd = y->c ? expr(p, y->c) : "0";
     const char *win = r->win ? r->win->name : NULL, *winb = r->winb ? r->winb->name : NULL;
     switch (r->kind) {
     case IRR_SERIAL: {
         const char *have = r->have->name;
         if (!r->wta) {
-            emit(p->out, "if (%s) %s = %s(%s, %s); else { %s = %s; %s = true; }", have, acc, comb,
-                 acc, v, acc, v, have);
+            emit(p->out, "if (%s) %s = %s; else { %s = %s; %s = true; }", have, acc,
+                 combine_call(p, cf, acc, v, out), acc, v, have);
         } else {
-            emit(p->out, "if (!%s || %s(%s, %s)) { %s = %s; %s = %s; %s = %s; %s = true; }", have,
-                 comb, v, acc, acc, v, win, pos, winb, bnd, have);
+            emit(p->out, "if (!%s || %s) { %s = %s; %s = %s; %s = %s; %s = true; }", have,
+                 combine_call(p, cf, v, acc, out), acc, v, win, pos, winb, bnd, have);
         }
         return;
     }
@@ -913,14 +934,15 @@ static void yield(Pc *p, const IrStmt *y)
         const char *first = r->have->name, *l = r->lane->name;
         const char *L = fmt(p, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++)", l, l, l);
         const char *V = fmt(p, "%s[%s]", primary(p, y->a), l);
+        const char *accl = fmt(p, "%s[%s]", acc, l);
         if (!r->wta)
-            emit(p->out, "if (%s) { %s %s[%s] = %s; %s = false; } else { %s %s[%s] = %s(%s[%s], %s); }",
-                 first, L, acc, l, V, first, L, acc, l, comb, acc, l, V);
+            emit(p->out, "if (%s) { %s %s[%s] = %s; %s = false; } else { %s %s[%s] = %s; }",
+                 first, L, acc, l, V, first, L, acc, l, combine_call(p, cf, accl, V, out));
         else
             emit(p->out, "if (%s) { %s { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } %s = false; } "
-                         "else { %s if (%s(%s, %s[%s])) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
-                 first, L, acc, l, V, win, l, pos, winb, l, bnd, first, L, comb, V, acc, l, acc, l,
-                 V, win, l, pos, winb, l, bnd);
+                         "else { %s if (%s) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
+                 first, L, acc, l, V, win, l, pos, winb, l, bnd, first, L,
+                 combine_call(p, cf, V, accl, out), acc, l, V, win, l, pos, winb, l, bnd);
         return;
     }
     case IRR_VSUM: {
@@ -933,12 +955,13 @@ static void yield(Pc *p, const IrStmt *y)
         const char *l = r->lane->name;
         const char *V = fmt(p, "%s[%s]", primary(p, y->a), l);
         const char *sel = expr(p, y->lane_sel);
+        const char *accl = fmt(p, "%s[%s]", acc, l);
         if (!r->wta)
-            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0) { %s[%s] = %s; %s[%s] = 0; } else %s[%s] = %s(%s[%s], %s); }",
-                 l, l, l, sel, win, l, acc, l, V, win, l, acc, l, comb, acc, l, V);
+            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0) { %s[%s] = %s; %s[%s] = 0; } else %s[%s] = %s; }",
+                 l, l, l, sel, win, l, acc, l, V, win, l, acc, l, combine_call(p, cf, accl, V, out));
         else
-            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0 || %s(%s, %s[%s])) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
-                 l, l, l, sel, win, l, comb, V, acc, l, acc, l, V, win, l, pos, winb, l, bnd);
+            emit(p->out, "CP_SIMD for (int %s = 0; %s < RT_LANES; %s++) if (%s) { if (%s[%s] < 0 || %s) { %s[%s] = %s; %s[%s] = %s; %s[%s] = %s; } }",
+                 l, l, l, sel, win, l, combine_call(p, cf, V, accl, out), acc, l, V, win, l, pos, winb, l, bnd);
         return;
     }
     }
@@ -950,6 +973,9 @@ static void reduce(Pc *p, const IrStmt *s)
     const IrStmt *saved = cur_reduce;
     emit_open(p->out, "%s", "");
     decl_stmt(p, r->acc, NULL, false, s->loc.line);
+    if (out_result(r->combine)) /* combine_call */
+        emit(p->out, "%s __attribute__((cleanup(rt_local_free))) = rt_local_alloc(CP_POS(%d), sizeof *%sres);",
+             decl(p, r->combine->ret, fmt(p, "(*%sres)", r->acc->name)), s->loc.line, r->acc->name);
     if (r->kind == IRR_SERIAL) {
         emit(p->out, "bool %s CP_UNUSED = false;", r->have->name);
         if (r->wta)
@@ -1149,8 +1175,10 @@ static const char *signature(Pc *p, const IrFunc *f)
         for (int i = 0; i < np; i++) {
             const IrVar *v = i < f->params.len ? VEC_AT(f->params, i, IrVar) : NULL;
             /* a parameter need not be used (CuPit allows unused ones) */
-            parts[i] = v ? fmt(p, "%s CP_UNUSED", decl_q(p, v->type, v->name, v->is_const))
-                         : decl(p, f->ret, "*restrict cp_res");
+            parts[i] = !v ? decl(p, f->ret, "*restrict cp_res")
+                       : param_by_address(f, v)
+                           ? fmt(p, "%s CP_UNUSED", decl_q(p, v->type, fmt(p, "(*%s)", v->name), true))
+                           : fmt(p, "%s CP_UNUSED", decl_q(p, v->type, v->name, v->is_const));
             n += strlen(parts[i]) + 2;
         }
         char *s = arena_alloc(p->scratch, n + 1), *q = s;
@@ -1193,6 +1221,9 @@ static bool function(Pc *p, const IrFunc *f, const IrBodyHooks *hooks)
     if (f->body) {
         set_line(p, f->loc);
         p->fn = f;
+        for (int i = 0; i < f->params.len; i++) /* read through the pointer */
+            if (param_by_address(f, VEC_AT(f->params, i, IrVar)))
+                add_heap_var(p, VEC_AT(f->params, i, IrVar));
         braced(p, signature(p, f), f->body);
         p->fn = NULL;
         no_line(p);
