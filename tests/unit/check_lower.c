@@ -731,6 +731,53 @@ START_TEST(test_lower_rep_state)
 }
 END_TEST
 
+/* The generated C of the program plan_for built (free it). */
+static char *generated_c(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    Emitter em;
+    emit_init(&em);
+    emit_set_sink(&em, f);
+    ck_assert(pipeline_print(pipeline, &em));
+    ck_assert(emit_finish(&em));
+    emit_free(&em);
+    fclose(f);
+    return text;
+}
+
+START_TEST(test_lower_large_values_off_stack)
+{
+    /* values larger than 64 KB: results through cp_res into heap
+       temporaries, constructors member by member; none as a C value
+       parameter, result or compound literal (tests/run/reduce-large has
+       the REDUCTION operands by address) */
+    globals = "TYPE Big IS ARRAY 3000000 OF Int END TYPE;\n"
+              "TYPE P IS RECORD Int k; Big b; END TYPE;\n"
+              "Big FUNCTION mk (Int CONST v) IS Big VAR b; b[v] := v; RETURN b; END;\n"
+              "Int FUNCTION get (Big CONST b; Int CONST i) IS RETURN b[i]; END;\n"
+              "Int FUNCTION pk (P CONST p) IS RETURN p.k; END;\n";
+    plan_for("", "", "pReal (Real (get (mk (1), 1) + pk (P (2, mk (3)))));", true);
+    globals = "";
+    char *c = generated_c();
+    ck_assert(strstr(c, "cpT_Big (*cpF_mk(cp_int v_v CP_UNUSED, cpT_Big *restrict cp_res))") != NULL);
+    ck_assert(strstr(c, "return (*cp_res = ") != NULL);
+    ck_assert(strstr(c, "(*cpF_mk(((cp_int)((cp_int1)1)), bigv") != NULL);
+    ck_assert(strstr(c, "->k = ") != NULL);  /* P (2, ...) member by member */
+    ck_assert(strstr(c, "(cpT_P){") == NULL); /* no compound literal of P */
+    ck_assert(strstr(c, "cpT_Big cpF_") == NULL);
+    ck_assert(strstr(c, "cpT_Big v_") == NULL);
+    free(c);
+    /* small values as before */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", true);
+    c = generated_c();
+    ck_assert(strstr(c, "cp_real cpR_sum(cp_real me CP_UNUSED, cp_real you CP_UNUSED)") != NULL);
+    ck_assert(strstr(c, "cp_res") == NULL && strstr(c, "bigv") == NULL);
+    free(c);
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
     Suite *s = suite_create("lower");
@@ -758,6 +805,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_known_args);
     tcase_add_test(tc, test_lower_local_recursion);
     tcase_add_test(tc, test_lower_lane_reduce_masks);
+    tcase_add_test(tc, test_lower_large_values_off_stack);
     suite_add_tcase(s, tc);
     return s;
 }
