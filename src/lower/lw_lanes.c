@@ -1020,14 +1020,22 @@ static void lane_for(Lw *lw, Stmt *s)
     const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64), *u64 = ir_t(m, IRT_U64);
     IrVar *mk = cur_mask(lw);
     IrStmt *saved = lw_open(lw, s->loc);
+    /* i := f; t2 := t (semantics 8.6): a lane call in t runs after the
+     * store of f, so a function that changes the variable sees f there */
+    bool split = has_lane_call(s->u.for_.to);
     hoist_in(lw, s->u.for_.from);
-    hoist_in(lw, s->u.for_.to);
+    if (!split)
+        hoist_in(lw, s->u.for_.to);
     IrVar *to = lw_decl(lw, "to", ir_t_lanes(m, i64), NULL, s->loc);
-    {
+    for (int part = 0; part < (split ? 2 : 1); part++) {
+        if (part == 1)
+            hoist_in(lw, s->u.for_.to);
         LaneLoop ll = lanes_begin(lw, false, s->loc);
         IrStmt *s2 = open_if(lw, at(lw, mk), s->loc);
-        lw_assign(lw, lw_lvalue(lw, var), lw_expr_as(lw, s->u.for_.from, var->type), s->loc);
-        lw_assign(lw, at(lw, to), lw_expr(lw, s->u.for_.to), s->loc);
+        if (part == 0)
+            lw_assign(lw, lw_lvalue(lw, var), lw_expr_as(lw, s->u.for_.from, var->type), s->loc);
+        if (part == 1 || !split)
+            lw_assign(lw, at(lw, to), lw_expr(lw, s->u.for_.to), s->loc);
         lw_close(lw, s2);
         lanes_end(lw, &ll);
     }
