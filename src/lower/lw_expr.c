@@ -430,8 +430,12 @@ IrExpr *lw_sub_index(Lw *lw, Expr *idx)
 {
     for (LwBare *b = lw->bare; b; b = b->up)
         for (int i = 0; i < b->n; i++)
-            if (b->idx[i] == idx)
+            if (b->idx[i] == idx) {
+                const IrType *t = b->tmp[i]->type;
+                if (t->kind == IRT_ARRAY && t->n < 0) /* one per lane (lane code) */
+                    return ir_index(lw->m, ir_ref(lw->m, b->tmp[i]), lw_lane_idx(lw));
                 return ir_ref(lw->m, b->tmp[i]);
+            }
     return lw_expr(lw, idx);
 }
 

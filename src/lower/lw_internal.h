@@ -262,6 +262,7 @@ bool lw_bare_begin(Lw *lw, Expr *target, LwBare *b, Loc loc);
 void lw_bare_add(Lw *lw, LwBare *b, Expr *idx);
 void lw_bare_copy(Lw *lw, LwBare *b, Loc loc);
 void lw_bare_end(Lw *lw, LwBare *b);
+void lw_for_var_once(Lw *lw, Expr *var, LwBare *b, Loc loc);
 
 /* ---- lw_lanes.c ---- */
 void lw_lane_body(Lw *lw, IrFunc *f);

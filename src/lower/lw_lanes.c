@@ -1023,6 +1023,35 @@ static void lane_for(Lw *lw, Stmt *s)
     /* i := f; t2 := t (semantics 8.6): a lane call in t runs after the
      * store of f, so a function that changes the variable sees f there */
     bool split = has_lane_call(s->u.for_.to);
+    /* the variable's address once, before the loop (as for_stmt does):
+       its subscripts into temporaries per lane */
+    LwBare once;
+    memset(&once, 0, sizeof once);
+    for (Expr *e = var; e;) {
+        if (e->kind == EXPR_SELECT) {
+            e = e->u.select.obj;
+        } else if (e->kind == EXPR_SUBSCRIPT) {
+            if (e->u.subscript.index->kind != EXPR_INT)
+                lw_bare_add(lw, &once, e->u.subscript.index);
+            e = e->u.subscript.obj;
+        } else {
+            break;
+        }
+    }
+    if (once.n) {
+        for (int i = once.n - 1; i >= 0; i--)
+            hoist_in(lw, once.idx[i]);
+        for (int i = 0; i < once.n; i++)
+            once.tmp[i] = lw_decl(lw, "fx", ir_t_lanes(m, lw_vt(lw, once.idx[i]->type)), NULL, s->loc);
+        LaneLoop ll = lanes_begin(lw, false, s->loc);
+        IrStmt *s2 = open_if(lw, at(lw, mk), s->loc);
+        for (int i = once.n - 1; i >= 0; i--)
+            lw_assign(lw, at(lw, once.tmp[i]), lw_expr(lw, once.idx[i]), s->loc);
+        lw_close(lw, s2);
+        lanes_end(lw, &ll);
+        once.up = lw->bare;
+        lw->bare = &once;
+    }
     hoist_in(lw, s->u.for_.from);
     if (!split)
         hoist_in(lw, s->u.for_.to);
@@ -1078,6 +1107,7 @@ static void lane_for(Lw *lw, Stmt *s)
     }
     lw->loop_base = saved_base;
     pop_mask(lw);
+    lw_indices_end(lw, &once);
     lw_close(lw, saved);
 }
 

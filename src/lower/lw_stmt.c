@@ -1083,6 +1083,36 @@ bool lw_bare_begin(Lw *lw, Expr *target, LwBare *b, Loc loc)
     return true;
 }
 
+/* The address of a FOR variable is evaluated once, before the loop
+ * (docs/language-decisions.md): each subscript on its path that is not a
+ * literal gets a temporary that every use of the variable reads
+ * (lw_sub_index); lw_indices_end drops them after the loop. */
+void lw_for_var_once(Lw *lw, Expr *var, LwBare *b, Loc loc)
+{
+    memset(b, 0, sizeof *b);
+    for (Expr *e = var; e;) {
+        if (e->kind == EXPR_SELECT) {
+            e = e->u.select.obj;
+        } else if (e->kind == EXPR_SUBSCRIPT) {
+            if (e->u.subscript.index->kind != EXPR_INT)
+                lw_bare_add(lw, b, e->u.subscript.index);
+            e = e->u.subscript.obj;
+        } else {
+            break;
+        }
+    }
+    if (!b->n)
+        return;
+    /* outermost first, as written */
+    for (int i = b->n - 1; i >= 0; i--) {
+        Expr *x = b->idx[i];
+        b->tmp[i] = lw_decl(lw, "fx", lw_vt(lw, x->type), lw_expr(lw, x), loc);
+        b->tmp[i]->is_const = true;
+    }
+    b->up = lw->bare;
+    lw->bare = b;
+}
+
 void lw_bare_end(Lw *lw, LwBare *b)
 {
     if (b->target && lw->bare == b)
@@ -1200,8 +1230,11 @@ static void for_stmt(Lw *lw, Stmt *s)
         t->is_const = true;
         fv = ir_ref(m, t);
     }
-    LwBare bare;
+    LwBare bare, once;
     bool all = lw_bare_begin(lw, var, &bare, s->loc);
+    memset(&once, 0, sizeof once);
+    if (!all)
+        lw_for_var_once(lw, var, &once, s->loc);
     IrExpr *v = lw_lvalue(lw, var);
     lw_assign(lw, v, fv ? fv : lw_expr_as(lw, from, var->type), s->loc);
     if (all)
@@ -1237,6 +1270,7 @@ static void for_stmt(Lw *lw, Stmt *s)
     ir_append(m, st->then, ir_s(m, IRS_BREAK, s->loc));
     if (all)
         lw_bare_end(lw, &bare);
+    lw_indices_end(lw, &once);
     lw_close(lw, saved);
 }
 

@@ -537,6 +537,7 @@ static void t_loop_stmt(TCtx *c, void *cx, Exits *ex, Stmt *s, State *S, BlockFn
                         ExprFn expr)
 {
     if (s->kind == STMT_FOR) {
+        expr(c, cx, s->u.for_.var, S);
         expr(c, cx, s->u.for_.from, S);
         expr(c, cx, s->u.for_.to, S);
         t_loop(c, cx, ex, s->u.for_.body, S, walk, NULL, s->u.for_.until_cond, expr);
@@ -1279,6 +1280,7 @@ static void entries_in_stmt(Stmt *s, const Type *nt, PtrVec *out, Arena *a)
         find_entries(s->u.loop.until_cond, nt, out, a);
         break;
     case STMT_FOR:
+        find_entries(s->u.for_.var, nt, out, a);
         find_entries(s->u.for_.from, nt, out, a);
         find_entries(s->u.for_.to, nt, out, a);
         entries_in_block(s->u.for_.body, nt, out, a);
@@ -1335,6 +1337,7 @@ static void mentioned_in_block(Block *b, const Type *t, bool *mark)
             mentioned_elems(s->u.loop.until_cond, t, mark);
             break;
         case STMT_FOR:
+            mentioned_elems(s->u.for_.var, t, mark);
             mentioned_elems(s->u.for_.from, t, mark);
             mentioned_elems(s->u.for_.to, t, mark);
             mentioned_in_block(s->u.for_.body, t, mark);
