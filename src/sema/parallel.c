@@ -253,6 +253,14 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
     }
     Expr *n = x->u.select.obj;
     Expr *name = n->kind == EXPR_ALLSLICE ? n->u.allslice.obj : n;
+    if (name->kind == EXPR_SUBSCRIPT && name->u.subscript.obj->kind == EXPR_NAME &&
+        !type_is_error(sema_analyze_expr(c, name->u.subscript.obj)) &&
+        is_network_name(name->u.subscript.obj)) {
+        diag_error(name->loc, "an I/O assignment moves the values of every replicate "
+                   "(§8.2): write '%s[]' or '%s', not a subscript of the replicates",
+                   name->u.subscript.obj->u.name.name, name->u.subscript.obj->u.name.name);
+        return NULL;
+    }
     if (name->kind != EXPR_NAME) {
         io_shape_error(ns);
         return NULL;
