@@ -970,18 +970,24 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     const char *hint = "";
     yysymbol_kind_t la = yypcontext_token(ctx);
     bool operand_expected = has_token(expected, n, TK_INTDEN);
+    /* The precedence hints are for an operator right after a complete
+     * operand (`a < b < c`). Where a name may come next, the parser is
+     * not inside an expression (`RECORD IN C i`: the start of an element),
+     * and the operator token simply does not belong there. */
+    bool after_operand = !operand_expected && !has_token(expected, n, TK_LIDENT)
+                         && !has_token(expected, n, TK_UIDENT);
     if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
                              || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
                              || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))
         hint = " (the operand of a unary operator is a primary: use parentheses)";
-    else if (!operand_expected && !has_token(expected, n, TK_ASSIGN)
+    else if (after_operand && !has_token(expected, n, TK_ASSIGN)
              && (la == YYTRANSLATE('=') || la == YYTRANSLATE(TK_NE) || la == YYTRANSLATE('<')
                  || la == YYTRANSLATE('>') || la == YYTRANSLATE(TK_LE)
                  || la == YYTRANSLATE(TK_GE) || la == YYTRANSLATE(TK_IN)))
         hint = " (comparisons do not associate: use parentheses)";
-    else if (!operand_expected && la == YYTRANSLATE(TK_DOTS))
+    else if (after_operand && la == YYTRANSLATE(TK_DOTS))
         hint = " (an interval has one '...': use parentheses)";
-    else if (!operand_expected && la == YYTRANSLATE('?'))
+    else if (after_operand && la == YYTRANSLATE('?'))
         hint = " (a nested '?:' needs parentheses)";
     else if (operand_expected && la == YYTRANSLATE(TK_UIDENT))
         hint = " (a conversion is not a primary: put the operand of a unary operator in parentheses)";

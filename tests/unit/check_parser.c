@@ -662,6 +662,19 @@ START_TEST(test_parser_hints)
     parse("TYPE unit IS NODE Real v; END TYPE;");
     ck_errors(1);
     ck_message("type names start with an upper-case letter");
+    /* An operator token where no expression is going on gets no
+     * precedence hint: an interface in a record, '=' opening a statement. */
+    parse("TYPE R IS RECORD IN C i; Int x; END;");
+    ck_message("before 'IN'");
+    ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
+    parse("PROCEDURE p () IS IF a THEN = 1; END; END;");
+    ck_message("before '='");
+    ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
+    parse("PROCEDURE p () IS ... a := 3; END;");
+    ck_message("before '...'");
+    ck_assert_msg(strstr(captured, "interval has one") == NULL, "hint in:\n%s", captured);
+    expr_errors("f (1, 2 < 3 < 4)");
+    ck_message("comparisons do not associate");
 }
 END_TEST
 
