@@ -467,6 +467,12 @@ void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, const cp_io *io
                  bool input, rt_srcpos where);
 void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_offset,
                  const cp_io *io, int32_t j, bool input);
+/* The end of a local IO object's scope (generated code passes it as
+ * __attribute__((cleanup)), so a return and a break end it too): an area
+ * the standard library allocated for it is freed and forgotten, so that the
+ * library neither keeps a pointer into a dead stack frame nor frees through
+ * one when the program ends.  An area from other code is left alone. */
+void rt_io_local_end(cp_io *area);
 
 /* ---- the standard library's arithmetic, inline ----------------------------
  *

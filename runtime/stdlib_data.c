@@ -573,6 +573,23 @@ RT_WEAK void getTestExamplesxRxR(cp_io *rIn, cp_io *rOut, cp_int howmany,
     }
 }
 
+void rt_io_local_end(cp_io *area)
+{
+    if (!area->data)
+        return;
+#pragma omp critical(rt_stdlib_data)
+    {
+        for (int i = 0; i < nareas; i++) {
+            if (areas[i] != area)
+                continue;
+            rt_free(area->data, (size_t)area->count * area->elem_size);
+            memset(area, 0, sizeof *area);
+            areas[i] = areas[--nareas];
+            break;
+        }
+    }
+}
+
 RT_WEAK void initIOareaxR(cp_io *area, cp_int maxreplicates, cp_int perReplicate)
 {
 #pragma omp critical(rt_stdlib_data)

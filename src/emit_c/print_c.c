@@ -835,6 +835,9 @@ static void decl_stmt(Pc *p, const IrVar *v, const IrExpr *init, bool uninit, in
         return;
     }
     const char *d = decl_q(p, v->type, v->name, v->is_const);
+    if (v->kind == IRV_LOCAL && v->type->kind == IRT_IO)
+        /* the library forgets an area it allocated for it (cupit_rt.h) */
+        d = fmt(p, "%s __attribute__((cleanup(rt_io_local_end)))", d);
     if (init)
         emit(p->out, "%s CP_UNUSED = %s;", d, expr(p, init));
     else if (uninit)
