@@ -413,6 +413,8 @@ ConvertKind sema_convert_kind(const Expr *e);
 /* e is a bare interface used as an object (ME.i); the PVS ME.g[].i has
  * the interface as sym too but cat VC_PVS. */
 bool sema_is_iface(const Expr *e);
+/* e names an I/O area: an IO data object or an IO parameter. */
+bool sema_is_io_area(const Expr *e);
 /* e is a bare node group/array/interface or network variable accepted in
  * place of its all-slice (§6.4 leniency), or a real PV. */
 bool sema_is_multitude(const Expr *e);

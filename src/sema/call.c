@@ -29,13 +29,6 @@ static void note_declared(const Symbol *callee)
         diag_note(callee->loc, "'%s' is defined here", callee->name);
 }
 
-static bool is_io_object(const Expr *a)
-{
-    return a->kind == EXPR_NAME && a->sym &&
-           (a->sym->kind == SYM_IO ||
-            (a->sym->kind == SYM_PARAM && a->sym->access == ACCESS_IO));
-}
-
 void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
 {
     int n = callee->sub->params.len;
@@ -70,13 +63,13 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
         if (type_is_error(t) || type_is_error(f->type))
             continue;
         if (f->access == ACCESS_IO) {
-            if (!is_io_object(a) || t != f->type)
+            if (!sema_is_io_area(a) || t != f->type)
                 diag_error(a->loc, "argument %d of '%s' must be an I/O area (IO object) "
                            "of type %s for IO parameter '%s'", i + 1, callee->name,
                            f->type->name, f->name);
             continue;
         }
-        if (a->cat != VC_OBJECT || is_io_object(a) || sema_is_iface(a)) {
+        if (a->cat != VC_OBJECT || sema_is_io_area(a) || sema_is_iface(a)) {
             diag_error(a->loc, "argument %d of '%s' must be a variable: it is passed "
                        "to VAR parameter '%s'", i + 1, callee->name, f->name);
             continue;

@@ -58,6 +58,13 @@ bool sema_is_iface(const Expr *e)
            e->cat == VC_OBJECT;
 }
 
+bool sema_is_io_area(const Expr *e)
+{
+    return e && e->kind == EXPR_NAME && e->sym &&
+           (e->sym->kind == SYM_IO ||
+            (e->sym->kind == SYM_PARAM && e->sym->access == ACCESS_IO));
+}
+
 bool sema_is_multitude(const Expr *e)
 {
     if (!e)
@@ -842,7 +849,7 @@ Type *sema_value(Ctx *c, Expr *e)
                    e->sym->name);
         return error_type(c, e);
     }
-    if (e->kind == EXPR_NAME && e->sym && e->sym->kind == SYM_IO) {
+    if (sema_is_io_area(e)) {
         diag_error(e->loc, "I/O area '%s' can only be used in I/O assignments and "
                    "as an IO argument", e->sym->name);
         return error_type(c, e);
@@ -919,7 +926,7 @@ bool sema_check_writable(Ctx *c, Expr *e, const char *verb, const char *suffix)
                    e->sym->name, suffix);
         return false;
     }
-    if (e->kind == EXPR_NAME && e->sym && e->sym->kind == SYM_IO) {
+    if (sema_is_io_area(e)) {
         diag_error(e->loc, "cannot %s I/O area '%s'%s (use an I/O assignment)", verb,
                    e->sym->name, suffix);
         return false;
