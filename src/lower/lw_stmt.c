@@ -963,9 +963,18 @@ static void connaddr_assign(Lw *lw, Stmt *s)
     /* from = netobj.g1[i].o, to = netobj.g2[j].i */
     Expr *fs = from->u.select.obj, *ts = to->u.select.obj;
     Expr *fg = fs->u.subscript.obj, *tg = ts->u.subscript.obj;
-    IrExpr *netx, *repx;
-    LowerNet *ln;
+    IrExpr *netx, *repx, *tnetx, *trepx;
+    LowerNet *ln, *tln;
     lw_net_object(lw, fg->u.select.obj, &netx, &repx, &ln);
+    lw_net_object(lw, tg->u.select.obj, &tnetx, &trepx, &tln);
+    /* The address names the network's only exemplar (the helper refuses a
+     * replicated network), but a side written net[i] still evaluates and
+     * checks its replicate subscript (§10.3.3): net[1] of an unreplicated
+     * network is an error, not replicate 0. */
+    if (fg->u.select.obj->kind == EXPR_SUBSCRIPT)
+        lw_eval(lw, repx, s->loc);
+    if (tg->u.select.obj->kind == EXPR_SUBSCRIPT)
+        lw_eval(lw, trepx, s->loc);
     int sg = lower_group_index(ln, fg->sym), dg = lower_group_index(ln, tg->sym);
     int b = lower_bundle_index(ln, sg, from->sym, dg, to->sym);
     const IrType *T = lw_vt(lw, from->sym->type);
