@@ -49,7 +49,5 @@ void emit_directive(Emitter *e, const char *fmt, ...) __attribute__((format(prin
 void emit_open(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Decrease the depth and write "}<text>". */
 void emit_close(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Whether the two files hold the same bytes (false if one is unreadable). */
-bool emit_same_files(const char *a, const char *b);
 
 #endif

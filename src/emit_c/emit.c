@@ -171,29 +171,3 @@ void emit_close(Emitter *e, const char *fmt, ...)
     put(e, "\n", 1);
 }
 
-bool emit_same_files(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb");
-    if (!fa)
-        return false;
-    FILE *fb = fopen(b, "rb");
-    if (!fb) {
-        fclose(fa);
-        return false;
-    }
-    bool same = true;
-    char ca[8192], cb[8192];
-    for (;;) {
-        size_t na = fread(ca, 1, sizeof ca, fa), nb = fread(cb, 1, sizeof cb, fb);
-        if (na != nb || memcmp(ca, cb, na) != 0) {
-            same = false;
-            break;
-        }
-        if (na == 0)
-            break;
-    }
-    same = same && !ferror(fa) && !ferror(fb);
-    fclose(fa);
-    fclose(fb);
-    return same;
-}

@@ -266,11 +266,9 @@ void lw_for_var_once(Lw *lw, Expr *var, LwBare *b, Loc loc);
 
 /* ---- lw_lanes.c ---- */
 void lw_lane_body(Lw *lw, IrFunc *f);
-bool lw_slot_param(const Symbol *p);
 IrField *lw_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc, const Symbol *param);
 const char *lw_lane_hoisted_name(Lw *lw, const Expr *e);
 IrExpr *lw_lane_hoisted(Lw *lw, const Expr *e);
-IrExpr *lw_mask(Lw *lw);        /* the current mask (a lane array) */
 
 /* ---- lw_merge.c ---- */
 void lw_merge_calls_collect(Lw *lw);

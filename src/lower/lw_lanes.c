@@ -88,11 +88,6 @@ static IrStmt *open_if(Lw *lw, IrExpr *cond, Loc loc)
 
 /* ---- masks ------------------------------------------------------------------------ */
 
-IrExpr *lw_mask(Lw *lw)
-{
-    return ir_ref(M(lw), lw->masks[lw->nmasks - 1]);
-}
-
 static IrVar *cur_mask(Lw *lw)
 {
     return lw->masks[lw->nmasks - 1];
@@ -622,12 +617,6 @@ IrField *lw_slot_field(Lw *lw, const Type *node, int slot, const Symbol *proc, c
     f->slot_param = param;
     f->slot_proc = proc;
     return f;
-}
-
-bool lw_slot_param(const Symbol *p)
-{
-    return p->access == ACCESS_CONST && type_is_plain_data(p->type) &&
-           p->type->kind != TY_RECORD && p->type->kind != TY_ARRAY;
 }
 
 /* The lane and shared connection records of bundle b in the current block:
