@@ -316,7 +316,7 @@ typedef struct rt_bundle_desc {
 } rt_bundle_desc;
 
 typedef struct rt_net_desc {
-    const char *name;        /* network variable name, for messages */
+    const char *name;        /* network type name */
     size_t net_size;         /* sizeof the network's own data record */
     rt_init_fn init;         /* network element initializers, or NULL */
     rt_merge_fn merge;       /* network MERGE procedure, or NULL */
@@ -365,11 +365,15 @@ struct rt_net {
     rt_bundle *bundles;   /* [nbundles] */
     int32_t nblocks;      /* lane blocks in state R(k) with desc->lanes */
     rt_block *blocks;     /* [nblocks], else NULL */
+    const char *name;     /* the network variable (rt_register_networks), or NULL */
 };
 
 /* The program's network variables (generated main, before the program
  * runs), for saveNetworks/loadNetworks: nets[i] is called names[i]. */
 void rt_register_networks(rt_net *const *nets, const char *const *names, int32_t n);
+/* The name run-time messages give the network: its variable once
+ * registered, else its type. */
+const char *rt_net_name(const rt_net *net);
 
 /* A program compiled with --library (cupit_embed.h): cupit_init calls
  * rt_embed_start (a run-time error if the program is already initialized

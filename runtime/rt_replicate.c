@@ -225,18 +225,18 @@ void rt_replicate(rt_net *net, int32_t lo, int32_t hi, bool interval,
 {
     if (lo > hi)
         rt_error(where, "REPLICATE %s INTO the empty interval %d...%d",
-                 net->desc->name, (int)lo, (int)hi);
+                 rt_net_name(net), (int)lo, (int)hi);
     if (lo < 1) {
         if (interval)
             rt_error(where, "REPLICATE %s INTO %d...%d (the count must be "
-                     "at least 1)", net->desc->name, (int)lo, (int)hi);
+                     "at least 1)", rt_net_name(net), (int)lo, (int)hi);
         rt_error(where, "REPLICATE %s INTO %d (the count must be at least 1)",
-                 net->desc->name, (int)lo);
+                 rt_net_name(net), (int)lo);
     }
     if (net->replicated) {
         if (interval || lo != 1)
             rt_error(where, "REPLICATE %s while it is already replicated "
-                     "(only INTO 1 is allowed)", net->desc->name);
+                     "(only INTO 1 is allowed)", rt_net_name(net));
         if (net->blocks)
             rt_lanes_leave(net, where);
         else

@@ -34,6 +34,13 @@ void rt_register_networks(rt_net *const *nets, const char *const *names, int32_t
     registered = nets;
     registered_names = names;
     nregistered = n;
+    for (int32_t i = 0; i < n; i++)
+        nets[i]->name = names[i];
+}
+
+const char *rt_net_name(const rt_net *net)
+{
+    return net->name ? net->name : net->desc->name;
 }
 
 /* ---- bytes ------------------------------------------------------------------ */

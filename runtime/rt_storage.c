@@ -23,7 +23,7 @@ void rt_require_unreplicated(const rt_net *net, const char *what,
 {
     if (net->replicated)
         rt_error(where, "%s while the network %s is replicated", what,
-                 net->desc->name);
+                 rt_net_name(net));
 }
 
 /* ---- groups --------------------------------------------------------------- */

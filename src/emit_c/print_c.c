@@ -623,7 +623,7 @@ static const char *netinfo(Pc *p, const IrExpr *e)
     case IRN_BUNDLE: return fmt(p, "(&%s->bundles[%s])", n, x);
     case IRN_NCONN: return fmt(p, "%s->bundles[%s].nconn", n, x);
     case IRN_DENSE: return fmt(p, "%s->bundles[%s].dense", n, x);
-    case IRN_NAME: return fmt(p, "%s->desc->name", n);
+    case IRN_NAME: return fmt(p, "rt_net_name(%s)", n);
     case IRN_CONNS_ARRAY: return fmt(p, "((void *const *)%s->reps[%s].conns)", n, x);
     case IRN_BLOCK_CONNS: return fmt(p, "((void *const *)%s->blocks[%s].conns)", n, x);
     default: return "0";
