@@ -515,7 +515,12 @@ void sema_merge_stmt(Ctx *c, Stmt *s)
         return;
     }
     Type *t = sema_analyze_expr(c, obj);
-    if (!type_is_error(t) && !is_network_name(obj))
+    if (type_is_error(t) || is_network_name(obj))
+        return;
+    if (obj->kind == EXPR_SUBSCRIPT && is_network_name(obj->u.subscript.obj))
+        diag_error(obj->loc, "MERGE needs the network variable itself, not one of its "
+                   "replicates (write 'MERGE %s')", obj->u.subscript.obj->u.name.name);
+    else
         diag_error(obj->loc, "MERGE needs a network variable, not an object of type %s",
                    t->name);
 }
