@@ -6,6 +6,8 @@
  * interface or network variable counts as its all-slice (§6.4 leniency). */
 #include "sema_internal.h"
 
+#include <stdio.h>
+
 static bool is_network_name(const Expr *e)
 {
     return e->kind == EXPR_NAME && e->sym && e->sym->is_global && e->sym->type &&
@@ -457,8 +459,22 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
     if (et && type_is_error(et))
         return NULL;
     if (!et && pv->kind == EXPR_SUBSCRIPT && sema_object_root(pv)->kind == EXPR_ME) {
-        diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
-                   "for one node write a slice, e.g. ME.g[2...2].out", stmt);
+        /* suggest the slice of the very node the user wrote where we can */
+        const Expr *grp = pv->u.subscript.obj, *ix = pv->u.subscript.index;
+        char num[24];
+        const char *at = ix->kind == EXPR_NAME ? ix->u.name.name : "i";
+        if (ix->kind == EXPR_INT) {
+            snprintf(num, sizeof num, "%llu", (unsigned long long)ix->u.int_lit.value);
+            at = num;
+        }
+        if (grp->kind == EXPR_SELECT && grp->u.select.obj->kind == EXPR_ME)
+            diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
+                       "for one node%s%s write a slice, e.g. ME.%s[%s...%s].%s", stmt,
+                       ix->kind == EXPR_INT ? "" : " ", ix->kind == EXPR_INT ? "" : at,
+                       grp->u.select.elem.name, at, at, id.name);
+        else
+            diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
+                       "for one node write a slice, e.g. ME.g[2...2].out", stmt);
         return NULL;
     }
     if (!et || et->kind != TY_NODE || sema_object_root(pv)->kind != EXPR_ME) {
