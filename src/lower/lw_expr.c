@@ -238,7 +238,10 @@ void lw_net_object(Lw *lw, Expr *e, IrExpr **net, IrExpr **rep, LowerNet **lnet)
         lw_net_object(lw, e->u.subscript.obj, net, rep, lnet);
         if (type_is_integral(e->u.subscript.index->type))
             *rep = lw_idx_first(lw, e->loc, e->u.subscript.index, lw_sub_index(lw, e->u.subscript.index),
-                          ir_netinfo(m, IRN_NREPS, *net, NULL, NULL), "replicate");
+                          ir_netinfo(m, IRN_NREPS, *net, NULL, NULL),
+                          e->u.subscript.obj->kind == EXPR_NAME
+                              ? arena_printf(lw->arena, "%s replicate", e->u.subscript.obj->u.name.name)
+                              : "replicate");
         else
             *rep = NULL;
         return;
