@@ -187,6 +187,15 @@ static void err_min(void *a) { (void)a; rt_replicate(&net, 0, 4, true, 0, (rt_sr
 static void err_twice(void *a) { (void)a; rt_replicate(&net, 2, 2, false, 0, HERE); rt_replicate(&net, 2, 2, false, 0, (rt_srcpos){ "r.nn", 4 }); }
 static void err_one_interval(void *a) { (void)a; rt_replicate(&net, 2, 2, false, 0, HERE); rt_replicate(&net, 1, 1, true, 0, (rt_srcpos){ "r.nn", 5 }); }
 static void err_rep_index(void *a) { (void)a; rt_replicate(&net, 2, 2, false, 0, HERE); (void)rt_rep_at(&net, 2, (rt_srcpos){ "r.nn", 6 }); }
+static void err_named(void *a)
+{
+    (void)a;
+    static rt_net *const nets[] = {&net};
+    static const char *const names[] = {"second"};
+    rt_register_networks(nets, names, 1); /* the variable's name, not the type's */
+    rt_replicate(&net, 2, 2, false, 0, HERE);
+    rt_replicate(&net, 3, 3, false, 0, (rt_srcpos){ "r.nn", 8 });
+}
 static void err_memory(void *a)
 {
     (void)a;
@@ -203,6 +212,7 @@ START_TEST(test_replicate_errors)
     ck_assert_rt_error(err_one_interval, NULL, "r.nn:5: run-time error: REPLICATE net while it is already replicated");
     ck_assert_rt_error(err_rep_index, NULL, "r.nn:6: run-time error: network replicate index 2 out of range 0...1");
     ck_assert_rt_error(err_memory, NULL, "r.nn:7: run-time error: out of memory");
+    ck_assert_rt_error(err_named, NULL, "r.nn:8: run-time error: REPLICATE second while it is already replicated");
 }
 END_TEST
 
