@@ -396,10 +396,21 @@ void sema_replicate(Ctx *c, Stmt *s)
         s->sem_flags |= SEMF_LEVEL_NET;
         if (c->subr)
             c->subr->sub->replicates = true;
-        if (integral_count(c, count, true, "REPLICATE") && count->is_const &&
-            count->const_int < 1)
+        if (!integral_count(c, count, true, "REPLICATE"))
+            return;
+        if (count->is_const && count->const_int < 1)
             diag_error(count->loc, "a network can only be replicated INTO a count of at "
                        "least 1, not %lld", (long long)count->const_int);
+        if (count->kind == EXPR_BINARY && count->u.binary.op == OP_INTERVAL &&
+            count->u.binary.lhs->is_const && count->u.binary.rhs->is_const) {
+            long long lo = count->u.binary.lhs->const_int, hi = count->u.binary.rhs->const_int;
+            if (lo > hi)
+                diag_error(count->loc, "a network cannot be replicated INTO the empty "
+                           "interval %lld...%lld", lo, hi);
+            else if (lo < 1)
+                diag_error(count->u.binary.lhs->loc, "a network can only be replicated INTO counts of at "
+                           "least 1, not %lld...%lld", lo, hi);
+        }
         return;
     }
     if (c->kind != CTX_NODEP && c->kind != CTX_CONP) {
