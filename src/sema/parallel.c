@@ -389,8 +389,13 @@ void sema_replicate(Ctx *c, Stmt *s)
     if (ctx_is_global_subr(c)) {
         Type *t = sema_analyze_expr(c, obj);
         if (!type_is_error(t) && !is_network_name(obj)) {
-            diag_error(obj->loc, "in the central agent only a network variable can be "
-                       "replicated");
+            if (obj->kind == EXPR_SUBSCRIPT && is_network_name(obj->u.subscript.obj))
+                diag_error(obj->loc, "a network variable is replicated as a whole, not one "
+                           "of its replicates (write 'REPLICATE %s INTO n')",
+                           obj->u.subscript.obj->u.name.name);
+            else
+                diag_error(obj->loc, "in the central agent only a network variable can be "
+                           "replicated");
             return;
         }
         s->sem_flags |= SEMF_LEVEL_NET;
