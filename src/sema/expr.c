@@ -725,6 +725,14 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
               (sema_is_iface(base) || base->type->kind == TY_GROUP ||
                base->type->kind == TY_ARRAY ||
                (base->kind == EXPR_NAME && is_network_var(base->sym)));
+    if (!ok && o->kind == EXPR_SUBSCRIPT && o->u.subscript.obj->kind == EXPR_NAME &&
+        is_network_var(o->u.subscript.obj->sym)) {
+        diag_error(o->loc, "MAXINDEX needs a connection interface, group, array or "
+                   "network variable, not one replicate of %s (MAXINDEX (%s) is the "
+                   "highest replicate index)", o->u.subscript.obj->u.name.name,
+                   o->u.subscript.obj->u.name.name);
+        return error_type(c, e);
+    }
     if (!ok) {
         diag_error(o->loc, "MAXINDEX needs a connection interface, group, array or "
                    "network variable, not %s of type %s",
