@@ -13,17 +13,6 @@ static LwFn enter(Lw *lw, IrFunc *f, IrStmt *blk)
     return fn;
 }
 
-static IrStmt *lanes_loop(Lw *lw, IrVar **l, Loc loc)
-{
-    IrModule *m = lw->m;
-    IrStmt *fl = lw_add(lw, IRS_FOR, loc);
-    fl->for_kind = IRFOR_LANES;
-    fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
-    fl->then = ir_block(m, loc);
-    *l = fl->var;
-    return fl;
-}
-
 IrStmt *lower_block0_call(Lw *lw, IrFunc *f, const Expr *call, IrExpr *net)
 {
     IrModule *m = lw->m;
@@ -34,13 +23,7 @@ IrStmt *lower_block0_call(Lw *lw, IrFunc *f, const Expr *call, IrExpr *net)
     lw_args_to_temps(lw, call->sym, (PtrVec *)&call->u.objcall.args, &temps, call->loc);
     lw_broadcast_args(lw, call->sym, &temps, &la, call->loc);
     /* every lane of block 0 holds the merged values, padding lanes too */
-    IrVar *mk = lw_decl_uninit(lw, "m", ir_t_lanes(m, ir_t(m, IRT_I32)), call->loc);
-    IrVar *l;
-    IrStmt *fl = lanes_loop(lw, &l, call->loc);
-    IrStmt *as = ir_s(m, IRS_ASSIGN, call->loc);
-    as->a = ir_index(m, ir_ref(m, mk), ir_ref(m, l));
-    as->b = ir_i32(m, 1);
-    ir_append(m, fl->then, as);
+    IrVar *mk = lw_fill_lanes(lw, "m", ir_t(m, IRT_I32), ir_i32(m, 1), call->loc);
     IrExpr *c = ir_call(m, lw_lane_fn(lw, call->sym, NULL, -1), IR_ARGS(net, ir_i32(m, 0), ir_ref(m, mk)));
     for (int i = 0; i < la.len; i++)
         vec_push(m->arena, &c->args, la.items[i]);
@@ -128,8 +111,8 @@ IrStmt *lower_batch(Lw *lw, IrFunc *f, Stmt *const *inputs, int n, const Expr *c
     skip->then = ir_block(m, call->loc);
     ir_append(m, skip->then, ir_s(m, IRS_CONTINUE, call->loc));
     IrVar *mk = lw_decl_uninit(lw, "m", ir_t_lanes(m, i32), call->loc);
-    IrVar *l;
-    IrStmt *fl = lanes_loop(lw, &l, call->loc);
+    IrStmt *fl = lw_lanes_loop(lw, call->loc);
+    IrVar *l = fl->var;
     IrExpr *q = ir_binary(m, IROP_ADD, i32, ir_binary(m, IROP_MUL, i32, ir_ref(m, j), ir_clone(m, L)),
                           ir_ref(m, l));
     IrStmt *as = ir_s(m, IRS_ASSIGN, call->loc);

@@ -1036,15 +1036,7 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
         } else {
             IrVar *t = lw_decl(lw, "fa", lw_vt(lw, p->type), lw_expr_as(lw, a, p->type), (Loc){0});
             t->is_const = true;
-            IrVar *L = lw_decl_uninit(lw, "faL", ir_t_lanes(m, lw_vt(lw, p->type)), (Loc){0});
-            IrStmt *fl = lw_add(lw, IRS_FOR, (Loc){0});
-            fl->for_kind = IRFOR_LANES;
-            fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
-            fl->then = ir_block(m, (Loc){0});
-            IrStmt *as = ir_s(m, IRS_ASSIGN, (Loc){0});
-            as->a = ir_index(m, ir_ref(m, L), ir_ref(m, fl->var));
-            as->b = ir_ref(m, t);
-            ir_append(m, fl->then, as);
+            IrVar *L = lw_fill_lanes(lw, "faL", lw_vt(lw, p->type), ir_ref(m, t), (Loc){0});
             vec_push(m->arena, &scalar, ir_ref(m, t));
             vec_push(m->arena, &lane, ir_ref(m, L));
         }
@@ -1070,16 +1062,7 @@ static IrExpr *lane_aware_net_function(Lw *lw, Expr *e, IrExpr *netx, IrExpr *re
         IrExpr *x = lane.items[i];
         if (!x) { /* broadcast a by-address argument (lw_broadcast_args) */
             IrExpr *v = ir_deref(m, ir_clone(m, scalar.items[i]));
-            IrVar *L = lw_decl_uninit(lw, "faL", ir_t_lanes(m, v->type), e->loc);
-            IrStmt *fl = lw_add(lw, IRS_FOR, (Loc){0});
-            fl->for_kind = IRFOR_LANES;
-            fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
-            fl->then = ir_block(m, (Loc){0});
-            IrStmt *as = ir_s(m, IRS_ASSIGN, (Loc){0});
-            as->a = ir_index(m, ir_ref(m, L), ir_ref(m, fl->var));
-            as->b = v;
-            ir_append(m, fl->then, as);
-            x = ir_ref(m, L);
+            x = ir_ref(m, lw_fill_lanes(lw, "faL", v->type, v, e->loc));
         }
         vec_push(m->arena, &call->args, x);
     }

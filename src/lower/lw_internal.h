@@ -126,6 +126,12 @@ IrVar *lw_decl(Lw *lw, const char *stem, const IrType *t, IrExpr *init, Loc loc)
 IrVar *lw_decl_uninit(Lw *lw, const char *stem, const IrType *t, Loc loc);
 void lw_assign(Lw *lw, IrExpr *lhs, IrExpr *rhs, Loc loc);
 void lw_eval(Lw *lw, IrExpr *e, Loc loc);
+/* A loop over the RT_LANES lanes appended to the current block; its var is
+ * the lane index, its body an empty block the caller fills. */
+IrStmt *lw_lanes_loop(Lw *lw, Loc loc);
+/* A lane array of et named after stem whose every lane is set to v (v is
+ * evaluated once per lane). */
+IrVar *lw_fill_lanes(Lw *lw, const char *stem, const IrType *et, IrExpr *v, Loc loc);
 /* Opens a nested block (appended to the current one) and makes it current;
  * lw_close returns to the enclosing one. */
 IrStmt *lw_open(Lw *lw, Loc loc);

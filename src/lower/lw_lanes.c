@@ -60,6 +60,28 @@ static LaneLoop lanes_begin(Lw *lw, bool simd, Loc loc)
     return ll;
 }
 
+IrStmt *lw_lanes_loop(Lw *lw, Loc loc)
+{
+    IrModule *m = M(lw);
+    IrStmt *fl = lw_add(lw, IRS_FOR, loc);
+    fl->for_kind = IRFOR_LANES;
+    fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
+    fl->then = ir_block(m, loc);
+    return fl;
+}
+
+IrVar *lw_fill_lanes(Lw *lw, const char *stem, const IrType *et, IrExpr *v, Loc loc)
+{
+    IrModule *m = M(lw);
+    IrVar *la = lw_decl_uninit(lw, stem, ir_t_lanes(m, et), loc);
+    IrStmt *fl = lw_lanes_loop(lw, loc);
+    IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
+    as->a = ir_index(m, ir_ref(m, la), ir_ref(m, fl->var));
+    as->b = v;
+    ir_append(m, fl->then, as);
+    return la;
+}
+
 static void lanes_end(Lw *lw, LaneLoop *ll)
 {
     lw->blk = ll->saved_blk;

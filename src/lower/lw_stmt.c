@@ -229,15 +229,8 @@ void lw_broadcast_args(Lw *lw, const Symbol *proc, PtrVec *temps, PtrVec *out, L
         }
         const IrType *et = p->access == ACCESS_VAR ? ir_t_ptr(m, lw_vt(lw, p->type), false)
                                                    : lw_vt(lw, p->type);
-        IrVar *la = lw_decl_uninit(lw, "bc", ir_t_lanes(m, et), loc);
-        IrStmt *fl = lw_add(lw, IRS_FOR, loc);
-        fl->for_kind = IRFOR_LANES;
-        fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
-        fl->then = ir_block(m, loc);
-        IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
-        as->a = ir_index(m, ir_ref(m, la), ir_ref(m, fl->var));
-        as->b = lw_const_by_address(p) ? ir_deref(m, t) : t; /* lw_args_to_temps */
-        ir_append(m, fl->then, as);
+        IrVar *la = lw_fill_lanes(lw, "bc", et, lw_const_by_address(p) ? ir_deref(m, t) : t,
+                                  loc); /* by address: lw_args_to_temps */
         vec_push(m->arena, out, ir_ref(m, la));
     }
 }
@@ -279,10 +272,7 @@ void lw_call_replicates(Lw *lw, const Symbol *proc, PtrVec *argv, IrExpr *net, I
         /* the mask of the replicates lo..hi in block j */
         lw_push(lw, loop->then);
         IrVar *mk = lw_decl_uninit(lw, "m", ir_t_lanes(m, i32), loc);
-        IrStmt *fl = lw_add(lw, IRS_FOR, loc);
-        fl->for_kind = IRFOR_LANES;
-        fl->var = ir_var(m, "l", ir_t(m, IRT_INT), IRV_LOCAL);
-        fl->then = ir_block(m, loc);
+        IrStmt *fl = lw_lanes_loop(lw, loc);
         IrExpr *q = ir_binary(m, IROP_ADD, i32, ir_binary(m, IROP_MUL, i32, ir_ref(m, j), L), ir_ref(m, fl->var));
         IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
         as->a = ir_index(m, ir_ref(m, mk), ir_ref(m, fl->var));
