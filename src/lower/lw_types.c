@@ -241,35 +241,44 @@ static IrExpr *cast_ptr(Lw *lw, const IrLayout *l, IrVar *v, bool to_const)
     return ir_cast(lw->m, ir_t_ptr(lw->m, ir_t_record(lw->m, l), to_const), ir_ref(lw->m, v));
 }
 
-static void lane_get(Lw *lw, const Type *t)
+/* The lane record's get (plain record r := lane l of the lanes and their
+ * shared record) or put (the reverse); an element the lanes do not keep is
+ * zero in the plain record (never read outside a call) and left alone by
+ * put. */
+static void lane_move(Lw *lw, const Type *t, bool get)
 {
     IrModule *m = lw->m;
-    IrFunc *f = lw_type_fn(lw, t, IRFN_LANE_GET);
+    IrFunc *f = lw_type_fn(lw, t, get ? IRFN_LANE_GET : IRFN_LANE_PUT);
     IrLayout *pl = lw_plain(lw, t), *ll = ir_layout_find(m, t, IRF_LANE);
     IrLayout *sl = ir_layout_find(m, t, IRF_SHARED);
     f->body = ir_block(m, (Loc){0});
     LwFn fn = {.f = f};
     lw->fn = &fn;
     lw->blk = f->body;
-    IrVar *rec = VEC_AT(f->params, 0, IrVar), *lanes = VEC_AT(f->params, 1, IrVar);
-    IrVar *shared = VEC_AT(f->params, 2, IrVar), *l = VEC_AT(f->params, 3, IrVar);
-    IrVar *r = lw_decl(lw, "r", ir_t_ptr(m, ir_t_record(m, pl), false), cast_ptr(lw, pl, rec, false), (Loc){0});
-    IrVar *v = ll ? lw_decl(lw, "v", ir_t_ptr(m, ir_t_record(m, ll), true), cast_ptr(lw, ll, lanes, true), (Loc){0})
+    /* get (rec, lanes, shared, l); put (lanes, shared, l, rec) */
+    IrVar *rec = VEC_AT(f->params, get ? 0 : 3, IrVar);
+    IrVar *lanes = VEC_AT(f->params, get ? 1 : 0, IrVar);
+    IrVar *shared = VEC_AT(f->params, get ? 2 : 1, IrVar);
+    IrVar *l = VEC_AT(f->params, get ? 3 : 2, IrVar);
+    IrVar *r = lw_decl(lw, "r", ir_t_ptr(m, ir_t_record(m, pl), !get), cast_ptr(lw, pl, rec, !get), (Loc){0});
+    IrVar *v = ll ? lw_decl(lw, "v", ir_t_ptr(m, ir_t_record(m, ll), get), cast_ptr(lw, ll, lanes, get), (Loc){0})
                   : NULL;
     IrVar *sv = sl && ir_layout_live_fields(sl)
-                    ? lw_decl(lw, "sv", ir_t_ptr(m, ir_t_record(m, sl), true), cast_ptr(lw, sl, shared, true), (Loc){0})
+                    ? lw_decl(lw, "sv", ir_t_ptr(m, ir_t_record(m, sl), get), cast_ptr(lw, sl, shared, get), (Loc){0})
                     : NULL;
     for (int i = 0; i < pl->fields.len; i++) {
         IrField *pf = VEC_AT(pl->fields, i, IrField);
-        IrExpr *dst = ir_field(m, ir_deref(m, ir_ref(m, r)), pf);
+        IrExpr *plain = ir_field(m, ir_deref(m, ir_ref(m, r)), pf), *other = NULL;
         IrField *lf = ir_field_of(ll, pf->elem), *sf = ir_field_of(sl, pf->elem);
         if (lf && !lf->dropped)
-            lw_assign(lw, dst, ir_index(m, ir_field(m, ir_deref(m, ir_ref(m, v)), lf), ir_ref(m, l)), (Loc){0});
+            other = ir_index(m, ir_field(m, ir_deref(m, ir_ref(m, v)), lf), ir_ref(m, l));
         else if (sf && !sf->dropped && sv)
-            lw_assign(lw, dst, ir_field(m, ir_deref(m, ir_ref(m, sv)), sf), (Loc){0});
-        else /* never read outside a call */
+            other = ir_field(m, ir_deref(m, ir_ref(m, sv)), sf);
+        if (other)
+            lw_assign(lw, get ? plain : other, get ? other : plain, (Loc){0});
+        else if (get)
             lw_eval(lw, ir_helper(m, IRH_MEMSET, ir_t(m, IRT_VOID),
-                                  IR_ARGS(ir_addr(m, dst), ir_i32(m, 0), ir_sizeof(m, pf->type))),
+                                  IR_ARGS(ir_addr(m, plain), ir_i32(m, 0), ir_sizeof(m, pf->type))),
                     (Loc){0});
     }
     lw->fn = NULL;
@@ -292,36 +301,6 @@ static void lane_rec(Lw *lw, const Type *t)
             (Loc){0});
     IrStmt *ret = lw_add(lw, IRS_RETURN, (Loc){0});
     ret->a = ir_ref(m, r);
-    lw->fn = NULL;
-}
-
-static void lane_put(Lw *lw, const Type *t)
-{
-    IrModule *m = lw->m;
-    IrFunc *f = lw_type_fn(lw, t, IRFN_LANE_PUT);
-    IrLayout *pl = lw_plain(lw, t), *ll = ir_layout_find(m, t, IRF_LANE);
-    IrLayout *sl = ir_layout_find(m, t, IRF_SHARED);
-    f->body = ir_block(m, (Loc){0});
-    LwFn fn = {.f = f};
-    lw->fn = &fn;
-    lw->blk = f->body;
-    IrVar *lanes = VEC_AT(f->params, 0, IrVar), *shared = VEC_AT(f->params, 1, IrVar);
-    IrVar *l = VEC_AT(f->params, 2, IrVar), *rec = VEC_AT(f->params, 3, IrVar);
-    IrVar *r = lw_decl(lw, "r", ir_t_ptr(m, ir_t_record(m, pl), true), cast_ptr(lw, pl, rec, true), (Loc){0});
-    IrVar *v = ll ? lw_decl(lw, "v", ir_t_ptr(m, ir_t_record(m, ll), false), cast_ptr(lw, ll, lanes, false), (Loc){0})
-                  : NULL;
-    IrVar *sv = sl && ir_layout_live_fields(sl)
-                    ? lw_decl(lw, "sv", ir_t_ptr(m, ir_t_record(m, sl), false), cast_ptr(lw, sl, shared, false), (Loc){0})
-                    : NULL;
-    for (int i = 0; i < pl->fields.len; i++) {
-        IrField *pf = VEC_AT(pl->fields, i, IrField);
-        IrExpr *src = ir_field(m, ir_deref(m, ir_ref(m, r)), pf);
-        IrField *lf = ir_field_of(ll, pf->elem), *sf = ir_field_of(sl, pf->elem);
-        if (lf && !lf->dropped)
-            lw_assign(lw, ir_index(m, ir_field(m, ir_deref(m, ir_ref(m, v)), lf), ir_ref(m, l)), src, (Loc){0});
-        else if (sf && !sf->dropped && sv)
-            lw_assign(lw, ir_field(m, ir_deref(m, ir_ref(m, sv)), sf), src, (Loc){0});
-    }
     lw->fn = NULL;
 }
 
@@ -374,9 +353,9 @@ static void gather(Lw *lw, const Type *t)
 void lw_layout_fn_body(Lw *lw, IrFunc *f)
 {
     switch (f->role) {
-    case IRFN_LANE_GET: lane_get(lw, f->type); break;
+    case IRFN_LANE_GET: lane_move(lw, f->type, true); break;
     case IRFN_LANE_REC: lane_rec(lw, f->type); break;
-    case IRFN_LANE_PUT: lane_put(lw, f->type); break;
+    case IRFN_LANE_PUT: lane_move(lw, f->type, false); break;
     case IRFN_GATHER: gather(lw, f->type); break;
     default: break;
     }
