@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lw_internal.h"
+#include "cupitc/ast_walk.h"
 #include "cupitc/stdlib_sigs.h"
 
 static Type *builtin(Lw *lw, TypeKind k)
@@ -1106,31 +1107,29 @@ static bool any_moves_storage(const PtrVec *v)
     return false;
 }
 
+/* lw_moves_storage over every child of the expression (ast_walk), so that
+ * no kind of operand can hide a call. */
+typedef struct MovesWalk {
+    AstWalk w;
+    bool moves;
+} MovesWalk;
+
+static void moves_expr(AstWalk *w, Expr *e)
+{
+    MovesWalk *mw = (MovesWalk *)w;
+    const Symbol *f = e->sym;
+    if (e->kind == EXPR_CALL && f && f->sub && f->sub->is_central_agent)
+        mw->moves = true; /* a global subroutine may replicate */
+    else if (e->kind == EXPR_OBJCALL && f && f->sub && f->sub->changes_me && f->owner &&
+             f->owner->kind != TY_RECORD)
+        mw->moves = true;
+}
+
 bool lw_moves_storage(const Expr *e)
 {
-    if (!e)
-        return false;
-    switch (e->kind) {
-    case EXPR_SELECT: return lw_moves_storage(e->u.select.obj);
-    case EXPR_SUBSCRIPT:
-        return lw_moves_storage(e->u.subscript.obj) || lw_moves_storage(e->u.subscript.index);
-    case EXPR_ALLSLICE: return lw_moves_storage(e->u.allslice.obj);
-    case EXPR_UNARY: return lw_moves_storage(e->u.unary.operand);
-    case EXPR_BINARY: return lw_moves_storage(e->u.binary.lhs) || lw_moves_storage(e->u.binary.rhs);
-    case EXPR_TERNARY:
-        return lw_moves_storage(e->u.ternary.cond) || lw_moves_storage(e->u.ternary.then_e) ||
-               lw_moves_storage(e->u.ternary.else_e);
-    case EXPR_CALL:
-        return (e->sym && e->sym->sub && e->sym->sub->is_central_agent) ||
-               any_moves_storage(&e->u.call.args);
-    case EXPR_CONVERT: return any_moves_storage(&e->u.convert.args);
-    case EXPR_OBJCALL:
-        return (e->sym && e->sym->sub && e->sym->sub->changes_me && e->sym->owner &&
-                e->sym->owner->kind != TY_RECORD) ||
-               lw_moves_storage(e->u.objcall.obj) || any_moves_storage(&e->u.objcall.args);
-    default:
-        return false;
-    }
+    MovesWalk mw = {.w = {.expr = moves_expr}};
+    ast_walk_expr(&mw.w, (Expr *)e);
+    return mw.moves;
 }
 
 bool lw_args_first(Lw *lw, const Symbol *subr, PtrVec *args)
