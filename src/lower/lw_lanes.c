@@ -342,6 +342,28 @@ static IrFunc *callee_on_me(Lw *lw, const Symbol *callee)
     }
 }
 
+/* callee (args) on ME from the current lane code, in the lanes of mask mk:
+ * the lane version gets ME, the mask, the lane array of its results (a
+ * function: res) and the arguments' lane arrays, all in a block of its own. */
+static void call_on_me(Lw *lw, const Symbol *callee, PtrVec *args, IrVar *mk, IrVar *res, Loc loc)
+{
+    IrModule *m = M(lw);
+    IrStmt *saved = lw_open(lw, loc);
+    PtrVec a = {0};
+    lane_args(lw, callee, args, mk, &a, NULL, loc);
+    PtrVec all = {0};
+    me_receiver(lw, callee, &all);
+    vec_push(m->arena, &all, ir_ref(m, mk));
+    if (res)
+        vec_push(m->arena, &all, ir_ref(m, res));
+    for (int i = 0; i < a.len; i++)
+        vec_push(m->arena, &all, a.items[i]);
+    IrExpr *c = ir_call(m, callee_on_me(lw, callee), 0, NULL);
+    c->args = all;
+    lw_eval(lw, c, loc);
+    lw_close(lw, saved);
+}
+
 static void hoist_call(Lw *lw, Expr *e)
 {
     IrModule *m = M(lw);
@@ -352,19 +374,7 @@ static void hoist_call(Lw *lw, Expr *e)
     }
     IrVar *mk = cur_mask(lw);
     IrVar *t = lw_decl(lw, "fr", ir_t_lanes(m, lw_vt(lw, f->sub->result)), NULL, e->loc);
-    IrStmt *saved = lw_open(lw, e->loc);
-    PtrVec a = {0};
-    lane_args(lw, f, &e->u.objcall.args, mk, &a, NULL, e->loc);
-    PtrVec args = {0};
-    me_receiver(lw, f, &args);
-    vec_push(m->arena, &args, ir_ref(m, mk));
-    vec_push(m->arena, &args, ir_ref(m, t));
-    for (int i = 0; i < a.len; i++)
-        vec_push(m->arena, &args, a.items[i]);
-    IrExpr *c = ir_call(m, callee_on_me(lw, f), 0, NULL);
-    c->args = args;
-    lw_eval(lw, c, e->loc);
-    lw_close(lw, saved);
+    call_on_me(lw, f, &e->u.objcall.args, mk, t, e->loc);
     vec_push(lw->arena, &lw->hoist_exprs, e);
     vec_push(lw->arena, &lw->hoist_vars, t);
 }
@@ -736,18 +746,7 @@ static void lane_objcall(Lw *lw, Expr *call)
         return;
     }
     if (obj->kind == EXPR_ME) {
-        IrStmt *saved = lw_open(lw, call->loc);
-        PtrVec a = {0};
-        lane_args(lw, proc, &call->u.objcall.args, mk, &a, NULL, call->loc);
-        PtrVec args = {0};
-        me_receiver(lw, proc, &args);
-        vec_push(m->arena, &args, ir_ref(m, mk));
-        for (int i = 0; i < a.len; i++)
-            vec_push(m->arena, &args, a.items[i]);
-        IrExpr *c = ir_call(m, callee_on_me(lw, proc), 0, NULL);
-        c->args = args;
-        lw_eval(lw, c, call->loc);
-        lw_close(lw, saved);
+        call_on_me(lw, proc, &call->u.objcall.args, mk, NULL, call->loc);
         return;
     }
     if (proc->owner->kind == TY_NODE && obj->kind == EXPR_SUBSCRIPT &&
