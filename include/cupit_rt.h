@@ -180,6 +180,10 @@ int rt_threads(void);
  * runs parallel loops serially where they may evaluate RANDOM). */
 bool rt_deterministic(void);
 enum { RT_DETERMINISTIC_THREADS = 16 };
+/* --par-work N: the least work (elements) of a parallel loop of the
+ * generated code, per thread for lane blocks; 0: its own thresholds
+ * (CP_PAR_MIN_WORK, CP_PAR_LANE_WORK). */
+int64_t rt_par_work(void);
 
 /* ---- random numbers --------------------------------------------------- */
 

@@ -44,6 +44,7 @@ typedef struct rt_options {
     int64_t csv_outputs;     /* --csv-outputs N: target columns of CSV data (0: 1) */
     const char *protocol;    /* protocol file, or NULL */
     size_t memory_limit;     /* 0: none */
+    int64_t par_work;        /* --par-work N: least work of a parallel loop (0: the program's) */
     int naliases;
     rt_data_alias aliases[RT_MAX_ALIASES];
     int nparams;

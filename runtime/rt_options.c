@@ -66,6 +66,10 @@ static void usage(FILE *f)
             "                       drawn serially (env CUPIT_DETERMINISTIC=1)\n"
             "  --memory-limit N     fail with \"out of memory\" beyond N bytes\n"
             "                       (suffix k, M or G)\n"
+            "  --par-work N         run a loop of the program in parallel only with\n"
+            "                       N elements of work or more (default 20000; lane\n"
+            "                       blocks 80000 per thread; 1: every loop that can;\n"
+            "                       env CUPIT_PAR_WORK)\n"
             "  --help               print this text\n",
             rt_opt.program, RT_DEFAULT_SEED, RT_DETERMINISTIC_THREADS);
     if (nparam_docs > 0)
@@ -236,6 +240,11 @@ static int apply(const char *opt, const char *val, const char *origin)
     } else if (strcmp(opt, "memory-limit") == 0) {
         if (!parse_size(val, &rt_opt.memory_limit))
             return bad("%s: expected a positive byte count such as 512M, not '%s'", origin, val);
+    } else if (strcmp(opt, "par-work") == 0) {
+        if (!parse_i64(val, 1, INT32_MAX, &v))
+            return bad("%s: the work of a parallel loop must be an integer 1...%d, not '%s'",
+                       origin, INT32_MAX, val);
+        rt_opt.par_work = v;
     }
     return 0;
 }
@@ -281,6 +290,7 @@ static int from_environment(void)
         { "CUPIT_SEED", "seed" },           { "CUPIT_DATA", "data" },
         { "CUPIT_MAX_EPOCHS", "max-epochs" }, { "CUPIT_PROTOCOL", "protocol" },
         { "CUPIT_DETERMINISTIC", "deterministic" }, { "CUPIT_REPORT", "report" },
+        { "CUPIT_PAR_WORK", "par-work" },
     };
     for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
         const char *val = getenv(env[i].var);
@@ -309,6 +319,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         { "param", true, false },      { "memory-limit", true, false },
         { "set", true, false },
         { "symmetric", false, false }, { "deterministic", false, false },
+        { "par-work", true, false },
     };
     *done = true;
     int st = from_environment();
@@ -484,6 +495,11 @@ double rt_seconds(void)
 bool rt_deterministic(void)
 {
     return rt_opt.deterministic;
+}
+
+int64_t rt_par_work(void)
+{
+    return rt_opt.par_work;
 }
 
 int rt_threads(void)

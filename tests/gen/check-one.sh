@@ -20,14 +20,15 @@
 #   no-openmp  --no-openmp          (serial build, C -O2)
 #   native     -O3                  (host-tuned, like every build without
 #                                   --portable)
-#   par        -Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1
-#              (every parallel loop of the generated code really runs in
-#              parallel: the default thresholds keep small programs serial)
+#   par        the default build run with --par-work 1 (every parallel
+#              loop of the generated code really runs in parallel: the
+#              default thresholds keep small programs serial)
 #
 # A variant whose generated C (cupitc -S with its flags) is byte-identical
 # to an earlier variant's and whose C compiler flags are the same (default,
-# no-lanes and no-fuse all use -O2) reuses that binary, and a run of the same
-# binary with the same thread count reuses that run's result.
+# no-lanes, no-fuse, no-pass and par all use -O2) reuses that binary, and a
+# run of the same binary with the same thread count and options reuses that
+# run's result.
 #
 # Prints one line, "CLASS [DETAIL...]", and exits 0 for ok, 1 otherwise:
 #   ok
@@ -105,14 +106,20 @@ flags_of() { # variant -> cupitc flags
         no-pass) echo "-fno-$(off_pass)" ;;
         no-openmp) echo "--no-openmp" ;;
         native) echo "-O3" ;;
-        par) echo "-Xcc -DCP_PAR_MIN_WORK=1 -Xcc -DCP_PAR_LANE_WORK=1" ;;
+        par) echo "" ;;
         *) echo "check-one.sh: unknown variant '$1'" >&2; exit 2 ;;
     esac
 }
 ccclass_of() { # variants that may share a binary when their C is identical
     case $1 in
-        default|no-lanes|no-fuse|no-pass) echo O2 ;;
+        default|no-lanes|no-fuse|no-pass|par) echo O2 ;;
         *) echo "$1" ;;
+    esac
+}
+args_of() { # variant -> options of the generated program's runs
+    case $1 in
+        par) echo "--par-work 1" ;;
+        *) echo "" ;;
     esac
 }
 describe() { # V:T -> "V, T thread(s)"
@@ -202,10 +209,12 @@ for r in $runs; do
     v=${r%%:*} t=${r#*:}
     b=$(cat "$v.bin")
     [ "$b" = no-openmp ] && t=1
-    id="$b.t$t"
+    a=$(args_of "$v")
+    id="$b${a:+.par}.t$t"
     echo "$id" >"run.$r.id"
     [ -f "$id.status" ] && continue
-    OMP_NUM_THREADS=$t timeout -k 2 "$secs" "./$b.exe" >"$id.out" 2>"$id.err" </dev/null
+    # shellcheck disable=SC2086
+    OMP_NUM_THREADS=$t timeout -k 2 "$secs" "./$b.exe" $a >"$id.out" 2>"$id.err" </dev/null
     st=$?
     echo "$st" >"$id.status"
     if [ "$st" -eq 124 ] || [ "$st" -eq 137 ]; then

@@ -26,6 +26,7 @@ START_TEST(test_options_defaults)
     ck_assert_ptr_null(rt_opt.protocol); /* the default file PROGRAM.protocol.tsv */
     ck_assert_str_eq(rt_data_file("Data"), "Data");
     ck_assert_int_ge(rt_threads(), 1);
+    ck_assert_int_eq(rt_par_work(), 0); /* the program's own thresholds */
     ck_assert_int_eq(rt_finish(), 0);
 }
 END_TEST
@@ -34,7 +35,7 @@ START_TEST(test_options_values)
 {
     INIT("--seed", "77", "--threads=3", "--data", "train.dat", "--data",
          "Test=test.dat", "--bias=0.5", "--max-epochs", "12", "--protocol",
-         "p.tsv", "--param", "hidden=8", "--memory-limit", "2M");
+         "p.tsv", "--param", "hidden=8", "--memory-limit", "2M", "--par-work=7");
     ck_assert_uint_eq(rt_opt.seed, 77);
     ck_assert_int_eq(rt_threads(), 3);
     ck_assert_int_eq(omp_get_max_threads(), 3);
@@ -48,6 +49,7 @@ START_TEST(test_options_values)
     ck_assert_str_eq(rt_param_value("hidden"), "8");
     ck_assert_ptr_null(rt_param_value("nothing"));
     ck_assert_uint_eq(rt_opt.memory_limit, 2u << 20);
+    ck_assert_int_eq(rt_par_work(), 7);
 }
 END_TEST
 
@@ -65,7 +67,10 @@ START_TEST(test_options_environment_and_precedence)
     setenv("CUPIT_DATA", "env.data", 1);
     setenv("CUPIT_MAX_EPOCHS", "3", 1);
     setenv("CUPIT_PROTOCOL", "env.tsv", 1);
+    setenv("CUPIT_PAR_WORK", "1", 1);
     INIT("--seed", "6");
+    unsetenv("CUPIT_PAR_WORK");
+    ck_assert_int_eq(rt_par_work(), 1);
     ck_assert_uint_eq(rt_opt.seed, 6); /* the command line wins */
     ck_assert_str_eq(rt_data_file("Data"), "env.data");
     ck_assert_int_eq(rt_opt.max_epochs, 3);
@@ -170,6 +175,9 @@ START_TEST(test_options_errors)
     expect_usage_error(a10, "expected a positive byte count such as 512M, not 'lots'");
     char *a15[] = { "prog", "--memory-limit", "0k", NULL };
     expect_usage_error(a15, "expected a positive byte count such as 512M, not '0k'");
+    char *a16[] = { "prog", "--par-work", "0", NULL };
+    expect_usage_error(a16, "the work of a parallel loop must be an integer 1...2147483647, "
+                       "not '0'");
 }
 END_TEST
 
