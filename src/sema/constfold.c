@@ -156,8 +156,9 @@ static void fold_real_binary(Expr *e, Op op, double x, double y)
         }
         if (op == OP_DIV) {
             real_result(e, x / y, x, y);
-        } else { /* cp_fmod_real: each step rounded to float */
-            double q = sema_real_value(trunc(x / y));
+        } else { /* cp_fmod_real: each step rounded to float, the
+                    quotient before it is truncated */
+            double q = trunc(sema_real_value(x / y));
             real_result(e, x - sema_real_value(y * q), x, y);
         }
         break;

@@ -213,6 +213,12 @@ START_TEST(test_sema_fold_reals_single)
     ck_assert(isinf(global("g")->const_real)); /* inf * 2 does not overflow */
     expect_int("i", 16777216);
     expect_int("t", (0.1f + 0.2f == 0.3f));
+    /* Real %: a - b * Real (Int (a / b)) with the Real quotient: 0.7 / 0.1
+       is 7.0 in float (6.99999978 exactly), so 0.7 % 0.1 is 0 */
+    ck_assert_int_eq(analyze("Real CONST m := 0.7 % 0.1, n := -0.7 % 0.1;\n"
+                             "PROCEDURE program () IS END;\n"), 0);
+    ck_assert_double_eq(global("m")->const_real, 0.0);
+    ck_assert_double_eq(global("n")->const_real, 0.0);
     /* finite in double, but not in float */
     ck_assert_int_eq(analyze("Real CONST a := 1.0e38 * 10.0;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert(strstr(messages, "real overflow") != NULL);
