@@ -111,6 +111,10 @@ cp_real rt_random_real(rt_srcpos where, cp_real lo, cp_real hi)
                  isnan(hi) ? NAN : (double)hi);
     if (lo == hi)
         return lo;
+    /* no uniform distribution on an infinite interval; lo + (hi - lo) * u
+       would be a NaN (-inf + inf) or the largest Real, not a value of it */
+    if (isinf(lo) || isinf(hi))
+        rt_error(where, "RANDOM of the unbounded interval %g...%g", (double)lo, (double)hi);
     double u = (double)(random_bits() >> 11) * 0x1.0p-53; /* [0, 1) */
     cp_real r = (cp_real)(lo + ((double)hi - lo) * u);
     if (r >= hi) { /* rounding to Real may reach hi */

@@ -1,6 +1,6 @@
 /* check_rt_random.c -- Check suite for RANDOM: reproducibility per seed and
  * per thread, bounds of integer and Real intervals, a coarse uniformity
- * check, and the empty-interval run-time errors.
+ * check, and the run-time errors of empty and unbounded intervals.
  */
 #include "check_rt_support.h"
 
@@ -96,10 +96,17 @@ END_TEST
 static void err_int(void *a) { (void)a; rt_random_int((rt_srcpos){ "x.nn", 4 }, 3, 2); }
 static void err_real(void *a) { (void)a; rt_random_real((rt_srcpos){ "x.nn", 5 }, 1.0f, 0.5f); }
 
+static void err_below(void *a) { (void)a; rt_random_real((rt_srcpos){ "x.nn", 6 }, -INFINITY, 0.0f); }
+static void err_above(void *a) { (void)a; rt_random_real((rt_srcpos){ "x.nn", 7 }, 1.0f, INFINITY); }
+
 START_TEST(test_random_empty_interval)
 {
     ck_assert_rt_error(err_int, NULL, "x.nn:4: run-time error: RANDOM of the empty interval 3...2");
     ck_assert_rt_error(err_real, NULL, "x.nn:5: run-time error: RANDOM of the empty interval 1...0.5");
+    /* an infinite bound: no uniform value (it was a NaN or the largest Real) */
+    ck_assert_rt_error(err_below, NULL, "x.nn:6: run-time error: RANDOM of the unbounded interval -inf...0");
+    ck_assert_rt_error(err_above, NULL, "x.nn:7: run-time error: RANDOM of the unbounded interval 1...inf");
+    ck_assert(isinf(rt_random_real(HERE, INFINITY, INFINITY))); /* one value */
 }
 END_TEST
 
