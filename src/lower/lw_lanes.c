@@ -221,6 +221,8 @@ static bool lane_pure(Lw *lw, const Expr *e)
     case EXPR_CONVERT:
         if (sema_convert_kind(e) == CONV_NUMERIC && e->type->kind != TY_REAL)
             return false; /* Real -> integer checks the range */
+        if (sema_convert_kind(e) == CONV_INTERVAL && lw->opts.check_overflow)
+            return false; /* Interval1 (iv) checks both narrowed bounds */
         for (int i = 0; i < e->u.convert.args.len; i++)
             if (!lane_pure(lw, VEC_AT(e->u.convert.args, i, Expr)))
                 return false;
