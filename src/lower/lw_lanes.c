@@ -795,8 +795,6 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
     const IrType *i32 = ir_t(m, IRT_I32), *bt = ir_t(m, IRT_BOOL);
     IrStmt *saved = lw_open(lw, s->loc);
     PtrVec a = {0};
-    if (wta)
-        lane_args(lw, s->proc, &s->u.wta.args, mk, &a, NULL, s->loc);
 
     IrReduce *r = arena_alloc(m->arena, sizeof *r);
     r->wta = wta;
@@ -879,12 +877,19 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
         r->into = lw_lvalue(lw, s->u.reduction.into);
         lw->lane = saved_lane;
     } else {
-        /* the winner's procedure, once per distinct winner */
+        /* the winner's procedure, once per distinct winner; its arguments
+           first, in the lanes that have this winner: as in serial code, a
+           lane without a winner (no candidates) evaluates none, and no
+           function in them runs there */
         r->wpos = ir_var(m, "wiw_", i32, IRV_LOCAL);
         r->wbundle = ir_var(m, "wbw_", i32, IRV_LOCAL);
         r->wmask = ir_var(m, "mw_", mask_t(lw), IRV_LOCAL);
         r->after = ir_block(m, s->loc);
         lw_push(lw, r->after);
+        push_mask(lw, r->wmask);
+        hoist_args(lw, &s->u.wta.args); /* object functions in the arguments: lane calls */
+        lane_args(lw, s->proc, &s->u.wta.args, r->wmask, &a, NULL, s->loc);
+        pop_mask(lw);
         if (level == SEMF_LEVEL_NODE) {
             int g = lower_group_index(lw->fn->net, base->sym);
             IrExpr *c = ir_call(m, lw_lane_fn(lw, s->proc, lw->fn->net, g),
@@ -1381,8 +1386,7 @@ static void lane_stmt(Lw *lw, Stmt *s)
         break;
     case STMT_WTA:
         hoist_in(lw, s->u.wta.pv);
-        hoist_args(lw, &s->u.wta.args); /* object functions in the arguments: lane calls */
-        lane_combine(lw, s, true);
+        lane_combine(lw, s, true); /* hoists the arguments' calls for the winners */
         break;
     case STMT_RETURN:
         if (s->u.ret.value && lw->fn->subr->sub->result) {
