@@ -281,6 +281,7 @@ void lw_merge_calls_collect(Lw *lw);
 bool lw_in_merge(const Lw *lw);
 IrExpr *lw_merge_call(Lw *lw, Expr *call);
 bool lw_merge_has_calls(Lw *lw, const Type *t);
+bool lw_merge_varies(Lw *lw, const Symbol *merge);
 void lw_merge_callee_body(Lw *lw, IrFunc *f);
 void lw_lane_merge_body(Lw *lw, IrFunc *f);
 void lw_lane_fold_body(Lw *lw, IrFunc *f);

@@ -13,6 +13,7 @@
  * In lane code the MERGE of such a type runs lane by lane on plain
  * records (lw_lane_merge_body), so the callees exist only once. */
 #include "cupitc/ast_walk.h"
+#include "cupitc/stdlib_sigs.h"
 #include "lw_internal.h"
 
 static bool known(Lw *lw, const Symbol *s)
@@ -61,6 +62,56 @@ bool lw_merge_has_calls(Lw *lw, const Type *t)
         if (VEC_AT(lw->merge_callees, i, Symbol)->owner == t)
             return true;
     return false;
+}
+
+/* Whether a MERGE procedure (with the object subroutines it calls) does
+ * something besides computing its result: EXTERNAL code other than the
+ * standard arithmetic functions (SubrInfo.varies: it may print, count,
+ * keep state), or RANDOM.  The fold of a lane record (lw_lane_fold_body)
+ * runs the lane MERGE on all 16 lanes in each of its four rounds, 64 runs
+ * where the tree merges 15 pairs; that is right only for a MERGE that
+ * does nothing else. */
+typedef struct VaryWalk {
+    AstWalk walk; /* first: the callback gets &walk */
+    Lw *lw;
+    PtrVec seen;  /* object subroutines walked */
+    bool varies;
+} VaryWalk;
+
+static void vary_subr(VaryWalk *vw, const Symbol *s);
+
+static void vary_expr(AstWalk *w, Expr *e)
+{
+    VaryWalk *vw = (VaryWalk *)w;
+    if (e->kind == EXPR_UNARY && e->u.unary.op == OP_RANDOM)
+        vw->varies = true;
+    else if ((e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) && e->sym && e->sym->sub) {
+        if (e->sym->sub->varies || (e->sym->sub->external && !stdlib_is_arithmetic(e->sym)))
+            vw->varies = true;
+        else if (e->kind == EXPR_OBJCALL)
+            vary_subr(vw, e->sym);
+    }
+}
+
+static void vary_subr(VaryWalk *vw, const Symbol *s)
+{
+    if (vw->varies || !s->decl || s->sub->external)
+        return;
+    for (int i = 0; i < vw->seen.len; i++)
+        if (vw->seen.items[i] == s)
+            return;
+    vec_push(vw->lw->arena, &vw->seen, (void *)s);
+    if (s->sub->uses_random)
+        vw->varies = true;
+    else
+        ast_walk_block(&vw->walk, s->decl->u.subr.body);
+}
+
+bool lw_merge_varies(Lw *lw, const Symbol *merge)
+{
+    VaryWalk vw = {.walk = {.expr = vary_expr}, .lw = lw};
+    vary_subr(&vw, merge);
+    return vw.varies;
 }
 
 bool lw_in_merge(const Lw *lw)

@@ -557,6 +557,11 @@ static void declare_lane_merge(Lw *lw, Symbol *s)
     f->loc = s->loc;
     ptrmap_put(lw->arena, &lw->type_fns, s->owner, NULL, IRFN_LANE_MERGE, f);
     add_fn(lw, f);
+    /* no fold for a MERGE that does more than compute: the fold would run
+       it on every lane, the runtime then merges block 0's lanes one pair
+       at a time (docs/replication.md) */
+    if (lw_merge_varies(lw, s))
+        return;
     IrFunc *g = ir_func(m, arena_printf(lw->arena, "cpFoldL_%s", s->owner->name), IRFN_LANE_FOLD,
                         NULL);
     fixed(lw, g, "me_", vp);
