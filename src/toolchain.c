@@ -392,6 +392,24 @@ static bool retry_without_vectorizer(const ToolOptions *o, const ArgList *a, con
 /* 1. The generated C alone: an error the C compiler reports here is
  * cupitc's, unless the user's C options caused it; a crash of the C
  * compiler or a lack of resources is neither. */
+/* The output files are created empty before the C compiler runs (the
+ * temporaries of output.c), so a C compiler that exits 0 without writing
+ * its output (-fsyntax-only among the -Xcc options or in $CC) would leave
+ * an empty "executable" or object file behind.  Returns whether `path` got
+ * contents; an output that is no regular file (-o /dev/null) counts.
+ * `what` names the output, `name` (or NULL) the file the user asked for. */
+static bool wrote_output(const char *cmd, const char *path, const char *what, const char *name)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 0)
+        return true;
+    fprintf(stderr, "cupitc: error: the C compiler '%s' succeeded but wrote no output (%s%s%s%s "
+            "is empty; an option that stops it before its output, such as -fsyntax-only, in "
+            "-Xcc or $CC?); command was:\n  ", cmd, what, name ? " '" : "", name ? name : "",
+            name ? "'" : "");
+    return false;
+}
+
 static bool compile_generated(const ToolOptions *o, const Cc *cc, const char *inc_flag,
                               ToolResult *r)
 {
@@ -425,7 +443,14 @@ static bool compile_generated(const ToolOptions *o, const Cc *cc, const char *in
     }
     if (messages && !shown)
         fputs(messages, stderr);
-    if (!ok) {
+    bool object = o->stage == STAGE_OBJECT;
+    bool wrote = !ok || wrote_output(a.v[0], object ? o->output : o->obj_file, "the object file",
+                                     object ? o->final_output : NULL);
+    if (!wrote) {
+        print_command(stderr, &a);
+        r->failed = TOOL_FAILED_COMPILE;
+        ok = false;
+    } else if (!ok) {
         r->failed = TOOL_FAILED_COMPILE;
         char *outside = rr.how == RUN_FAILED ? outside_failure(messages) : NULL;
         if (rr.how == RUN_NOT_RUN) {
@@ -482,7 +507,11 @@ static bool link_program(const ToolOptions *o, const Cc *cc, const char *inc_fla
     char *messages = NULL;
     RunResult rr = run(&l, &messages, false);
     bool ok = rr.how == RUN_OK;
-    if (!ok) {
+    if (ok && !wrote_output(l.v[0], o->output, "the program", o->final_output)) {
+        print_command(stderr, &l);
+        r->failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
+        ok = false;
+    } else if (!ok) {
         r->failed = o->user_files ? TOOL_FAILED_USER : TOOL_FAILED_LINK;
         if (rr.how != RUN_FAILED)
             report_not_run(cc->env, l.v[0], rr);

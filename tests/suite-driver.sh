@@ -154,6 +154,11 @@ check cc-missing sh -c "CC=no-such-cc-here '$CUPITC' '$prog' -o '$out/x' 2>'$out
 check cc-ice sh -c "CC='$out/ice-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'C compiler crashed or ran out of resources .*internal compiler error' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-signal sh -c "CC='$out/segv-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'was ended by signal 11' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-silent sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q \"C compiler 'false' failed (exit status 1) without reporting an error\" '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+# a C compiler that succeeds without writing its output (-fsyntax-only
+# given with -Xcc, CC=true): an error, and no empty program or object left
+check cc-no-output sh -c "! '$CUPITC' -Xcc -fsyntax-only '$prog' -o '$out/empty' 2>'$out/err' && grep -q \"succeeded but wrote no output (the object file is empty\" '$out/err' && [ ! -e '$out/empty' ]"
+check cc-no-output-object sh -c "! '$CUPITC' -c -Xcc -fsyntax-only '$prog' -o '$out/empty.o' 2>'$out/err' && grep -q \"the object file '$out/empty.o' is empty\" '$out/err' && [ ! -e '$out/empty.o' ]"
+check cc-no-output-link sh -c "'$CUPITC' -c '$prog' -o '$out/p.o' && ! CC=true '$CUPITC' '$out/p.o' -o '$out/empty' 2>'$out/err' && grep -q \"the program '$out/empty' is empty\" '$out/err' && [ ! -e '$out/empty' ]"
 # a C compiler that crashes in its vectorizer (gcc 12, -O3, AVX-512): cupitc
 # builds again with -fno-tree-vectorize, warns, and the program runs; the
 # crash report itself is not shown
