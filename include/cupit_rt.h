@@ -457,22 +457,23 @@ static inline rt_rep *rt_rep_at(rt_net *net, int32_t r, rt_srcpos where)
 
 /* Input: for every replicate r and node k of group g in [lo, hi], copies
  * element (r * nnodes + k') of io into the node's element at byte offset
- * `offset` (size io->elem_size), k' = k - lo.  Output copies the other way.
- * Run-time error if the area is too small. */
+ * `offset` (size `size`, which io->elem_size must be), k' = k - lo.  Output
+ * copies the other way.  Run-time error if the area is too small or holds
+ * elements of another size (one that EXTERNAL code made for another type). */
 /* With lane blocks, the element of lane l of a node's lane record is at byte
- * offset lane_offset + l * io->elem_size. */
+ * offset lane_offset + l * size. */
 void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                 size_t lane_offset, const cp_io *io, rt_srcpos where);
+                 size_t lane_offset, size_t size, const cp_io *io, rt_srcpos where);
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                  size_t lane_offset, cp_io *io, rt_srcpos where);
+                  size_t lane_offset, size_t size, cp_io *io, rt_srcpos where);
 /* The same in two steps, for a network in lane blocks: rt_io_check reports
  * what rt_io_input/rt_io_output would report, then rt_io_block moves the
  * values of the replicates of block j only.  Generated code uses them to
  * move a batch into each block right before a call on it, in the same
  * parallel loop (the block's data then sits in the cache of the thread that
  * computes on it). */
-void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, const cp_io *io,
-                 bool input, rt_srcpos where);
+void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t size,
+                 const cp_io *io, bool input, rt_srcpos where);
 void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_offset,
                  const cp_io *io, int32_t j, bool input);
 /* The end of a local IO object's scope (generated code passes it as

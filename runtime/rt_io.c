@@ -10,10 +10,11 @@
 
 #include <string.h>
 
-/* Checks the area against the selection; returns the replicate stride, or
- * 0 if nothing is selected.  *lo and *hi are clipped to the group. */
+/* Checks the area against the selection and the node element's size;
+ * returns the replicate stride, or 0 if nothing is selected.  *lo and *hi
+ * are clipped to the group. */
 static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
-                          int32_t *hi, const cp_io *io, const char *dir,
+                          int32_t *hi, size_t size, const cp_io *io, const char *dir,
                           rt_srcpos where)
 {
     const char *gname = net->desc->groups[g].name;
@@ -27,6 +28,11 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
     if (!io->data)
         rt_error(where, "%s assignment with an I/O area that was never "
                  "allocated", dir);
+    /* an area EXTERNAL code (a C host) made with the size of another type
+       would move parts of elements, or past the node's */
+    if (io->elem_size != size)
+        rt_error(where, "%s assignment: the I/O area holds elements of %zu "
+                 "bytes but the node element has %zu", dir, io->elem_size, size);
     if (io->per_rep > 0 && io->per_rep != n)
         rt_error(where, "%s assignment: the I/O area holds %d values per "
                  "replicate but %s selects %d nodes", dir, (int)io->per_rep,
@@ -120,10 +126,10 @@ static void move_unit(rt_net *net, int32_t g, int32_t u, int32_t lo, int32_t hi,
 
 /* Copies between the area and the nodes in the direction given. */
 static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
-                     size_t offset, size_t lane_offset, const cp_io *io,
+                     size_t offset, size_t lane_offset, size_t size, const cp_io *io,
                      bool input, rt_srcpos where)
 {
-    int32_t stride = check_area(net, g, &lo, &hi, io, input ? "input" : "output",
+    int32_t stride = check_area(net, g, &lo, &hi, size, io, input ? "input" : "output",
                                 where);
     if (!stride)
         return;
@@ -141,29 +147,29 @@ static void transfer(rt_net *net, int32_t g, int32_t lo, int32_t hi,
     }
 }
 
-void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, const cp_io *io,
-                 bool input, rt_srcpos where)
+void rt_io_check(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t size,
+                 const cp_io *io, bool input, rt_srcpos where)
 {
-    check_area(net, g, &lo, &hi, io, input ? "input" : "output", where);
+    check_area(net, g, &lo, &hi, size, io, input ? "input" : "output", where);
 }
 
 void rt_io_block(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t lane_offset,
                  const cp_io *io, int32_t j, bool input)
 {
     /* checked by rt_io_check already: no error can come from here */
-    int32_t stride = check_area(net, g, &lo, &hi, io, "", RT_NOWHERE);
+    int32_t stride = check_area(net, g, &lo, &hi, io->elem_size, io, "", RT_NOWHERE);
     if (stride && j < net->nblocks)
         move_block(net, g, j, lo, hi, lane_offset, io, stride, input);
 }
 
 void rt_io_input(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                 size_t lane_offset, const cp_io *io, rt_srcpos where)
+                 size_t lane_offset, size_t size, const cp_io *io, rt_srcpos where)
 {
-    transfer(net, g, lo, hi, offset, lane_offset, io, true, where);
+    transfer(net, g, lo, hi, offset, lane_offset, size, io, true, where);
 }
 
 void rt_io_output(rt_net *net, int32_t g, int32_t lo, int32_t hi, size_t offset,
-                  size_t lane_offset, cp_io *io, rt_srcpos where)
+                  size_t lane_offset, size_t size, cp_io *io, rt_srcpos where)
 {
-    transfer(net, g, lo, hi, offset, lane_offset, io, false, where);
+    transfer(net, g, lo, hi, offset, lane_offset, size, io, false, where);
 }

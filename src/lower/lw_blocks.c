@@ -58,11 +58,13 @@ IrStmt *lower_batch(Lw *lw, IrFunc *f, Stmt *const *inputs, int n, const Expr *c
         lw_range(lw, gr, ir_netinfo(m, IRN_COUNT, ir_clone(m, net), ir_i32(m, g), NULL), &lo, &hi, s->loc);
         IrVar *io = lw_decl(lw, "io", ir_t_ptr(m, ir_t(m, IRT_IO), false), ir_addr(m, lw_lvalue(lw, s->u.io.io)),
                             s->loc);
+        IrLayout *ll = lw_lanes_layout(lw, node);
+        const IrField *elem = lw_field(lw, lw_plain(lw, node), pvs->sym);
         lw_eval(lw, ir_helper(m, IRH_IO_CHECK, ir_t(m, IRT_VOID),
                               IR_ARGS(ir_clone(m, net), ir_i32(m, g), ir_ref(m, lo), ir_ref(m, hi),
-                                      ir_ref(m, io), ir_bool(m, true), lw_pos(lw, s->loc))),
+                                      ir_sizeof(m, elem->type), ir_ref(m, io), ir_bool(m, true),
+                                      lw_pos(lw, s->loc))),
                 s->loc);
-        IrLayout *ll = lw_lanes_layout(lw, node);
         IrStmt *mv = ir_s(m, IRS_EVAL, s->loc);
         mv->a = ir_helper(m, IRH_IO_BLOCK, ir_t(m, IRT_VOID),
                           IR_ARGS(ir_clone(m, net), ir_i32(m, g), ir_ref(m, lo), ir_ref(m, hi),

@@ -937,10 +937,13 @@ static void io_stmt(Lw *lw, Stmt *s)
     IrLayout *ll = ir_layout_find(m, node, IRF_LANE);
     IrExpr *lane_off = ll ? ir_offsetof(m, ir_t_record(m, ll), lw_field(lw, ll, pvs->sym)->name)
                           : ir_int(m, ir_t(m, IRT_SIZE), 0);
+    IrField *elem = lw_field(lw, pl, pvs->sym);
+    /* the element's size: the runtime checks the area's against it */
     lw_eval(lw, ir_helper(m, s->kind == STMT_INPUT ? IRH_IO_INPUT : IRH_IO_OUTPUT, ir_t(m, IRT_VOID),
                           IR_ARGS(ir_ref(m, n), ir_i32(m, g), ir_ref(m, lo), ir_ref(m, hi),
-                                  ir_offsetof(m, ir_t_record(m, pl), lw_field(lw, pl, pvs->sym)->name),
-                                  lane_off, ir_addr(m, lw_lvalue(lw, s->u.io.io)), lw_pos(lw, s->loc))),
+                                  ir_offsetof(m, ir_t_record(m, pl), elem->name), lane_off,
+                                  ir_sizeof(m, elem->type), ir_addr(m, lw_lvalue(lw, s->u.io.io)),
+                                  lw_pos(lw, s->loc))),
             s->loc);
     lw_close(lw, saved);
 }

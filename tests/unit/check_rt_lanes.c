@@ -645,7 +645,7 @@ START_TEST(test_io_lanes_layout)
     for (int i = 0; i < 17 * 3; i++)
         buf[i] = (cp_real)i;
     cp_io in = area(17 * 3, 3);
-    rt_io_input(&net, IN, 0, 2, offsetof(tnode, act), offsetof(lnode, act), &in, HERE);
+    rt_io_input(&net, IN, 0, 2, offsetof(tnode, act), offsetof(lnode, act), sizeof(cp_real), &in, HERE);
     for (int32_t r = 0; r < 2 * RT_LANES; r++)
         for (int32_t k = 0; k < 3; k++) {
             cp_real want = r < 17 ? (cp_real)(r * 3 + k) : 0; /* padding untouched */
@@ -657,7 +657,7 @@ START_TEST(test_io_lanes_layout)
             lnode_at(&net, HID, k, r)->sum[r % RT_LANES] = (cp_real)(100 * r + k);
     memset(buf, 0, sizeof buf);
     cp_io out = area(17 * 2 + 1, 0);
-    rt_io_output(&net, HID, 3, 9, offsetof(tnode, sum), offsetof(lnode, sum), &out, HERE);
+    rt_io_output(&net, HID, 3, 9, offsetof(tnode, sum), offsetof(lnode, sum), sizeof(cp_real), &out, HERE);
     for (int32_t r = 0; r < 17; r++)
         for (int32_t k = 0; k < 2; k++) /* slice clipped to 3...4 */
             ck_assert_float_eq(buf[r * 2 + k], (cp_real)(100 * r + 3 + k));
@@ -676,12 +676,12 @@ START_TEST(test_io_lanes_parallel)
     for (int i = 0; i < K * N; i++)
         data[i] = (cp_real)i;
     cp_io io = { data, K * N, sizeof(cp_real), N };
-    rt_io_input(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    rt_io_input(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), sizeof(cp_real), &io, HERE);
     for (int32_t r = 0; r < K; r++)
         for (int32_t k = 0; k < N; k += 7)
             ck_assert_float_eq(lnode_at(&net, IN, k, r)->sum[r % RT_LANES], (cp_real)(r * N + k));
     memset(data, 0, sizeof(cp_real) * K * N);
-    rt_io_output(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), &io, HERE);
+    rt_io_output(&net, IN, 0, N - 1, 0, offsetof(lnode, sum), sizeof(cp_real), &io, HERE);
     for (int i = 0; i < K * N; i++)
         ck_assert_float_eq(data[i], (cp_real)i);
     free(data);
@@ -693,7 +693,7 @@ static void io_per_rep(void *a)
     (void)a;
     rt_replicate(&net, 17, 17, false, 0, HERE);
     cp_io io = area(17 * 3, 2);
-    rt_io_input(&net, IN, 0, 2, 0, offsetof(lnode, act), &io, (rt_srcpos){ "l.nn", 1 });
+    rt_io_input(&net, IN, 0, 2, 0, offsetof(lnode, act), sizeof(cp_real), &io, (rt_srcpos){ "l.nn", 1 });
 }
 
 static void io_small(void *a)
@@ -701,7 +701,7 @@ static void io_small(void *a)
     (void)a;
     rt_replicate(&net, 17, 17, false, 0, HERE);
     cp_io io = area(17 * 3 - 1, 0);
-    rt_io_output(&net, IN, 0, 2, 0, offsetof(lnode, sum), &io, (rt_srcpos){ "l.nn", 2 });
+    rt_io_output(&net, IN, 0, 2, 0, offsetof(lnode, sum), sizeof(cp_real), &io, (rt_srcpos){ "l.nn", 2 });
 }
 
 START_TEST(test_io_lanes_errors)

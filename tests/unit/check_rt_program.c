@@ -36,7 +36,7 @@ static const char program_source[] =
     "  initIOareasxRxR(&x1, &x2, net.nreps);\n"
     "  for (cp_int e = 1; e <= 5; e++) {\n"
     "    getExamplesxRxR(&x1, &x2, net.nreps, &first);\n"
-    "    rt_io_input(&net, 0, 0, ni - 1, 0, 0, &x1, (rt_srcpos){\"prog.nn\", 28});\n"
+    "    rt_io_input(&net, 0, 0, ni - 1, 0, 0, sizeof(cp_real), &x1, (rt_srcpos){\"prog.nn\", 28});\n"
     "    #pragma omp parallel for schedule(static)\n"
     "    for (int r = 0; r < net.nreps; r++)\n"
     "      for (int k = 0; k < net.bundles[0].nconn; k++)\n"

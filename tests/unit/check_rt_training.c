@@ -240,8 +240,8 @@ static cp_real train(int threads, int epochs, cp_real *weights, cp_real *first)
     for (int epoch = 1; epoch <= epochs; epoch++) {
         for (int done = 0; done < examples; done += net.nreps) {
             getExamplesxRxR(&x1, &x2, net.nreps, &i);
-            rt_io_input(&net, IN, 0, INT32_MAX, offsetof(sigmoid_node, inData), 0, &x1, HERE);
-            rt_io_input(&net, OUT, 0, INT32_MAX, offsetof(sigmoid_node, outData), 0, &x2, HERE);
+            rt_io_input(&net, IN, 0, INT32_MAX, offsetof(sigmoid_node, inData), 0, sizeof(cp_real), &x1, HERE);
+            rt_io_input(&net, OUT, 0, INT32_MAX, offsetof(sigmoid_node, outData), 0, sizeof(cp_real), &x2, HERE);
             int32_t reps = net.nreps;
 #pragma omp parallel for schedule(static)
             for (int32_t r = 0; r < reps; r++) {
