@@ -416,15 +416,23 @@ static bool externals_defined(Program *prog)
 
 static bool has_user_files(const Options *o);
 
+/* The source's name in messages: standard input (-) is <stdin>, as in the
+ * compiler's own messages, also in the run-time errors and #line
+ * directives of the generated C and in the C compiler's failures. */
+static const char *source_label(const Options *opt)
+{
+    return strcmp(opt->input, "-") == 0 ? "<stdin>" : opt->input;
+}
+
 /* What the options ask of the IR and its passes. */
 static PipelineOptions pipeline_options(const Options *opt)
 {
-    PipelineOptions po = pipeline_defaults(opt->input);
+    PipelineOptions po = pipeline_defaults(source_label(opt));
     po.ir = (IrOptions){.line_directives = opt->line_directives, .check_index = opt->check_index,
                         .check_overflow = opt->check_overflow, .lanes = opt->lanes,
                         .builtins = opt->builtins == 1 ||
                                     (opt->builtins < 0 && !has_user_files(opt)),
-                        .library = opt->library, .source_name = opt->input};
+                        .library = opt->library, .source_name = source_label(opt)};
     po.passes.verify = opt->verify_ir || getenv("CUPITC_VERIFY_IR") != NULL;
     po.passes.trace = opt->dump_passes ? stdout : NULL;
     bool o0 = strcmp(opt->opt_level, "-O0") == 0;
@@ -529,7 +537,7 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
             .obj_file = obj_file,
             .output = tmp_out,
             .final_output = std_out ? "standard output" : path,
-            .source_name = opt->input,
+            .source_name = source_label(opt),
             .stage = opt->stop == STOP_OBJECT ? STAGE_OBJECT : STAGE_LINK,
             .opt_level = opt->opt_level,
             .debug = opt->debug,
@@ -628,7 +636,7 @@ static int compile(int argc, char **argv)
     SourceFile *src = source_read(opt.input, &why);
     if (!src) {
         fprintf(stderr, "cupitc: error: cannot read '%s': %s\n",
-                strcmp(opt.input, "-") == 0 ? "<stdin>" : opt.input, why);
+                source_label(&opt), why);
         free(opt.extra);
         return EXIT_INPUT_ERROR;
     }
