@@ -386,6 +386,8 @@ typedef enum IrFuncRole {
 
 struct IrFunc {
     const char *name;
+    const char *link_name; /* EXTERNAL: the symbol of the C function; `name` is
+                              the prefixed name the generated C calls it by */
     IrFuncRole role;
     const IrType *ret;
     PtrVec params;         /* IrVar* */

@@ -1358,8 +1358,8 @@ bool print_c_module(const IrModule *m, Emitter *out, const IrBodyHooks *hooks)
     emit_directive(out, "/* ===== prototypes ===== */");
     for (int i = 0; i < m->funcs.len; i++) {
         const IrFunc *f = VEC_AT(m->funcs, i, IrFunc);
-        if (f->role == IRFN_EXTERNAL)
-            emit(out, "extern %s;", signature(&p, f));
+        if (f->role == IRFN_EXTERNAL) /* called by its own name, f->name */
+            emit(out, "extern %s CP_LINK(\"%s\");", signature(&p, f), f->link_name);
         else if (!f->exported)
             emit(out, "%s;", signature(&p, f));
         reset_scratch(&p);

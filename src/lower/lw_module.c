@@ -280,7 +280,9 @@ static const char *subr_cname(Lw *lw, const Symbol *s)
     switch (s->kind) {
     case SYM_PROC:
     case SYM_FUNC:
-        return s->sub->external ? s->name : arena_printf(lw->arena, "cpF_%s", s->name);
+        /* EXTERNAL: a name of its own too, bound to the C symbol (print_c.c),
+           so that no local of the generated C (k, rep, blk) hides it */
+        return arena_printf(lw->arena, s->sub->external ? "cpX_%s" : "cpF_%s", s->name);
     case SYM_REDUCTION:
         return arena_printf(lw->arena, "cpR_%s", s->name);
     case SYM_WTA:
@@ -391,6 +393,15 @@ static void declare_plain(Lw *lw, Symbol *s, LowerNet *net, int g)
         f = ir_func(m, subr_cname(lw, s), s->sub->external ? IRFN_EXTERNAL : IRFN_GLOBAL,
                     result_type(lw, s));
         f->is_static = !s->sub->external;
+        if (s->sub->external)
+            f->link_name = s->name;
+        if (s->sub->external && !lw->opts.library && strcmp(s->name, "main") == 0) {
+            /* it would be the program's own main, called again */
+            diag_error(s->loc, "EXTERNAL %s 'main' would be the C main function the program "
+                       "starts with (only a --library object has none)",
+                       s->kind == SYM_FUNC ? "function" : "procedure");
+            lw->failed = true;
+        }
         params_of(lw, f, s, false);
     } else if (s->kind == SYM_REDUCTION || s->kind == SYM_WTA) {
         bool wta = s->kind == SYM_WTA;
