@@ -1529,10 +1529,18 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         x->origin = e;
         return x;
     }
+    case EXPR_SUBSCRIPT:
+        /* a whole node X.g[i] in the central agent: its lane while the
+           network is replicated in lane blocks (there is no plain record) */
+        if (e->type && e->type->kind == TY_NODE) {
+            IrExpr *v = ca_node_value(lw, e);
+            if (v)
+                return v;
+        }
+        return lw_lvalue(lw, e);
     case EXPR_NAME:
     case EXPR_ME:
     case EXPR_YOU:
-    case EXPR_SUBSCRIPT:
         return lw_lvalue(lw, e);
     case EXPR_INDEX:
         return ir_cast(m, lw_vt(lw, builtin(lw, TY_INT)), lw_lvalue(lw, e));
