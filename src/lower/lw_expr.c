@@ -881,7 +881,10 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
             if ((ext && (k == TY_NODE || k == TY_CONNECTION)) || lw_const_by_address(p)) {
                 /* EXTERNAL: records, arrays, nodes and connections by address */
                 IrExpr *ca_val = k == TY_NODE ? ca_node_value(lw, a) : NULL;
-                if (lane && k == TY_NODE) {
+                if (lane && k == TY_NODE && a->kind != EXPR_ME && a->kind != EXPR_SUBSCRIPT) {
+                    /* a node value (c ? ME.g[0] : ME.g[1]): plain already */
+                    x = ir_temp_addr(m, lw_expr_as(lw, a, p->type));
+                } else if (lane && k == TY_NODE) {
                     /* lane l of the node as a plain record, alive for the call */
                     x = ir_temp_addr(m, ir_call(m, lw_type_fn(lw, p->type, IRFN_LANE_REC),
                                                 IR_ARGS(ir_addr(m, lw_lvalue(lw, a)), ir_null(m),
@@ -1530,12 +1533,16 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         return x;
     }
     case EXPR_SUBSCRIPT:
-        /* a whole node X.g[i] in the central agent: its lane while the
-           network is replicated in lane blocks (there is no plain record) */
+        /* a whole node X.g[i] as a value: in the central agent its lane
+           while the network is replicated in lane blocks (there is no
+           plain record), in lane code the current lane of its lane record */
         if (e->type && e->type->kind == TY_NODE) {
             IrExpr *v = ca_node_value(lw, e);
             if (v)
                 return v;
+            if (lw->fn && lw->fn->lane)
+                return ir_call(m, lw_type_fn(lw, e->type, IRFN_LANE_REC),
+                               IR_ARGS(ir_addr(m, lw_lvalue(lw, e)), ir_null(m), lw_lane_idx(lw)));
         }
         return lw_lvalue(lw, e);
     case EXPR_NAME:

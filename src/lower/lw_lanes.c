@@ -1151,7 +1151,7 @@ static void lane_node_assign(Lw *lw, Stmt *s)
     IrVar *r = lw_decl_uninit(lw, "r", lw_vt(lw, nt), s->loc);
     if (node_lane_record(v))
         lw_eval(lw, ir_call(m, lw_type_fn(lw, nt, IRFN_LANE_GET),
-                            IR_ARGS(ir_addr(m, ir_ref(m, r)), ir_addr(m, lw_expr(lw, v)), ir_null(m), lane(lw))),
+                            IR_ARGS(ir_addr(m, ir_ref(m, r)), ir_addr(m, lw_lvalue(lw, v)), ir_null(m), lane(lw))),
                 s->loc);
     else
         lw_assign(lw, ir_ref(m, r), lw_expr_as(lw, v, nt), s->loc);
