@@ -232,8 +232,9 @@ static void io_shape_error(Expr *e)
 }
 
 /* net.g[].d, net[].g[].d, net.g[a...b].d, net.g.d (leniency); of a node
- * grid also a row net.g[i][].d or net.g[i][a...b].d, rewritten into the
- * grid's flat node array as in expressions (expr.c). */
+ * grid also a row net.g[i][].d or net.g[i][a...b].d, or the bare row
+ * net.g[i].d (leniency), rewritten into the grid's flat node array as in
+ * expressions (expr.c). */
 static Symbol *io_node_side(Ctx *c, Expr *ns)
 {
     if (ns->kind != EXPR_SELECT) {
@@ -307,12 +308,16 @@ static Symbol *io_node_side(Ctx *c, Expr *ns)
         Type *it = sema_value(c, g->u.subscript.index);
         if (type_is_error(it))
             return NULL;
-        if (!type_is_int_interval(it)) {
+        if (!row && type_is_integral(it) && type_is_node_grid(gs->type)) {
+            /* net.g[i].d: row i, a bare array as its all-slice (§6.4
+               leniency), as in calls, REDUCTION, WTA and CONNECT */
+            g->u.subscript.index = sema_grid_op(c, OP_GRID_ROW, g->u.subscript.index, NULL, gs,
+                                                true, g->u.subscript.index->loc);
+        } else if (!type_is_int_interval(it)) {
             diag_error(g->u.subscript.index->loc, "the node side of an I/O assignment "
                        "needs a slice (integer interval), not %s", it->name);
             return NULL;
-        }
-        if (type_is_node_grid(gs->type)) /* rows a...b, or columns of row `row` */
+        } else if (type_is_node_grid(gs->type)) /* rows a...b, or columns of row `row` */
             g->u.subscript.index =
                 row ? sema_grid_op(c, OP_GRID_SLICE, row, g->u.subscript.index, gs, true,
                                    g->u.subscript.index->loc)
