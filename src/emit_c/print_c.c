@@ -1020,7 +1020,15 @@ static void reduce(Pc *p, const IrStmt *s)
     if (r->kind == IRR_VSUM)
         emit(p->out, "__builtin_memcpy(%s, &%s, sizeof %s);", var_name(p, r->acc), var_name(p, r->vacc),
              var_name(p, r->acc));
-    if (!r->wta) {
+    if (!r->wta && r->after) {
+        /* the target's calls (after), then the stores, in the lanes with a result */
+        emit(p->out, "int32_t %s[RT_LANES];", r->wmask->name);
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) %s[%s] = %s && (!%s || %s[%s] >= 0);",
+             l, l, l, r->wmask->name, l, Ml, r->have->name, r->win->name, l);
+        body_of(p, r->after);
+        emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (%s[%s]) %s = %s[%s];", l, l, l,
+             r->wmask->name, l, expr(p, r->into), var_name(p, r->acc), l);
+    } else if (!r->wta) {
         emit(p->out, "for (int %s = 0; %s < RT_LANES; %s++) if (%s && (!%s || %s[%s] >= 0)) %s = %s[%s];",
              l, l, l, Ml, r->have->name, r->win->name, l, expr(p, r->into), var_name(p, r->acc), l);
     } else {

@@ -281,11 +281,22 @@ static void reduce(Vf *v, const IrStmt *s)
     v->reduces--;
     push(v, r->lane);
     expr(v, r->mask);
-    expr(v, r->into);
     push(v, r->wpos);
     push(v, r->wbundle);
     push(v, r->wmask);
-    stmt(v, r->after);
+    if (r->kind != IRR_SERIAL && !r->wta && r->after) {
+        /* a lane REDUCTION's `after` runs the calls of its target first:
+           their temporaries stay visible to the target */
+        if (r->after->kind == IRS_BLOCK)
+            for (int i = 0; i < r->after->list.len; i++)
+                stmt(v, VEC_AT(r->after->list, i, IrStmt));
+        else
+            stmt(v, r->after);
+        expr(v, r->into);
+    } else {
+        expr(v, r->into);
+        stmt(v, r->after);
+    }
     pop_to(v, mk);
 }
 

@@ -872,6 +872,19 @@ static void lane_combine(Lw *lw, Stmt *s, bool wta)
     }
     lw_push(lw, rs->then);
     if (!wta) {
+        if (has_lane_call(s->u.reduction.into)) {
+            /* the object functions in the target (ME.a[ME.f ()]) run after
+               the combining, in the lanes that have a result, as in serial
+               code: over an empty set the target is left alone (semantics
+               8.4) and nothing of it is evaluated */
+            r->wmask = ir_var(m, "mw_", mask_t(lw), IRV_LOCAL);
+            r->after = ir_block(m, s->loc);
+            lw_push(lw, r->after);
+            push_mask(lw, r->wmask);
+            hoist_in(lw, s->u.reduction.into);
+            pop_mask(lw);
+            lw_push(lw, rs->then);
+        }
         IrVar *saved_lane = lw->lane;
         lw->lane = r->lane;
         r->into = lw_lvalue(lw, s->u.reduction.into);
@@ -1381,8 +1394,7 @@ static void lane_stmt(Lw *lw, Stmt *s)
         break;
     case STMT_REDUCTION:
         hoist_in(lw, s->u.reduction.pvs); /* object functions in a slice's bounds: lane calls */
-        hoist_in(lw, s->u.reduction.into);
-        lane_combine(lw, s, false);
+        lane_combine(lw, s, false); /* hoists the target's calls for the lanes with a result */
         break;
     case STMT_WTA:
         hoist_in(lw, s->u.wta.pv);
