@@ -329,9 +329,10 @@ static int link_only(const Options *opt, const char *argv0)
         };
         ToolResult tr = tool_compile(&to, lib_dir, inc_dir);
         tool_result_free(&tr);
-        if (tr.ok && out_commit(tmp_out, path)) {
+        if (tr.ok) { /* out_commit frees tmp_out, also when it fails */
+            if (out_commit(tmp_out, path))
+                status = 0;
             tmp_out = NULL;
-            status = 0;
         }
     }
     out_discard(tmp_out);
@@ -555,10 +556,11 @@ static int generate(const Options *opt, Program *prog, Pipeline *pl, const char 
         } else if (std_out) {
             if (!out_copy_to_stdout(tmp_out))
                 status = EXIT_INPUT_ERROR;
-        } else if (!out_commit(tmp_out, path))
-            status = EXIT_INPUT_ERROR;
-        else
+        } else {
+            if (!out_commit(tmp_out, path)) /* it frees tmp_out either way */
+                status = EXIT_INPUT_ERROR;
             tmp_out = NULL;
+        }
     }
     out_discard(tmp_out);
     out_discard(obj_file);

@@ -91,6 +91,10 @@ static char *folder_of(const char *path)
 
 bool out_check_path(const char *output, const char *const *inputs, int n)
 {
+    if (!*output) { /* -o '' */
+        fputs("cupitc: error: the output file name is empty\n", stderr);
+        return false;
+    }
     struct stat so;
     if (stat(output, &so) == 0) {
         if (S_ISDIR(so.st_mode)) {

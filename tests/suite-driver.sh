@@ -192,7 +192,10 @@ for stage in -S -c ""; do
     check "output-links-input$tag" sh -c "! '$CUPITC' $stage '$out/keep.nn' -o '$out/keep-link.c' 2>/dev/null && cmp -s '$prog' '$out/keep.nn'"
     check "output-missing-folder$tag" sh -c "! '$CUPITC' $stage '$prog' -o '$out/no/such/x' 2>'$out/err' && grep -q \"the folder '$out/no/such' does not exist\" '$out/err' && ! grep -q 'internal error' '$out/err'"
     check "output-is-folder$tag" sh -c "! '$CUPITC' $stage '$prog' -o '$out' 2>'$out/err' && grep -q 'it is a directory' '$out/err'"
+    # an empty name: an error (it was a failed rename, then a double free)
+    check "output-empty-name$tag" sh -c "'$CUPITC' $stage '$prog' -o '' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'the output file name is empty' '$out/err'"
 done
+check output-empty-name-link-only sh -c "'$CUPITC' -c '$prog' -o '$out/p.o' && { '$CUPITC' '$out/p.o' -o '' 2>'$out/err'; [ \$? -eq 1 ]; } && grep -q 'the output file name is empty' '$out/err'"
 check output-is-user-c sh -c "! '$CUPITC' '$prog' '$out/ext.c' -o '$out/ext.c' 2>/dev/null && grep -q 'int ext' '$out/ext.c'"
 # a folder where no file can be made (/proc) is reported for the output the
 # user named, not for cupitc's temporary file beside it

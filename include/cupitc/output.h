@@ -25,7 +25,8 @@ char *out_temp(const char *output, const char *suffix);
 /* Whether out_temp gave the output itself (a device or pipe). */
 bool out_is_direct(const char *temp);
 
-/* Renames the temporary file onto output; false with a message printed. */
+/* Renames the temporary file onto output; false with a message printed.
+ * Either way temp is freed (and, on failure, removed). */
 bool out_commit(char *temp, const char *output);
 
 /* Removes the temporary file (if it still exists) and forgets it. */
