@@ -156,6 +156,11 @@ check cc-missing sh -c "CC=no-such-cc-here '$CUPITC' '$prog' -o '$out/x' 2>'$out
 check cc-ice sh -c "CC='$out/ice-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'C compiler crashed or ran out of resources .*internal compiler error' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-signal sh -c "CC='$out/segv-cc' '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q 'was ended by signal 11' '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
 check cc-silent sh -c "CC=false '$CUPITC' '$prog' -o '$out/x' 2>'$out/err'; [ \$? -eq 1 ] && grep -q \"C compiler 'false' failed (exit status 1) without reporting an error\" '$out/err' && ! grep -q 'bug of cupitc' '$out/err'"
+# clang as the C compiler: the generated C draws no warning of its own
+# (if ((a == b)), simd loops clang leaves scalar)
+if command -v clang >/dev/null 2>&1; then
+    check cc-clang-quiet sh -c "CC=clang '$CUPITC' -Xcc -Werror '$prog' -o '$out/clang' 2>'$out/err' && [ ! -s '$out/err' ] && '$out/clang' | grep -q '^120 5'"
+fi
 # a C compiler that succeeds without writing its output (-fsyntax-only
 # given with -Xcc, CC=true): an error, and no empty program or object left
 check cc-no-output sh -c "! '$CUPITC' -Xcc -fsyntax-only '$prog' -o '$out/empty' 2>'$out/err' && grep -q \"succeeded but wrote no output (the object file is empty\" '$out/err' && [ ! -e '$out/empty' ]"

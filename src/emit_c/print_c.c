@@ -478,6 +478,18 @@ static const char *expr(Pc *p, const IrExpr *e)
     return printed(p, expr_to, e);
 }
 
+/* A condition (if): a binary operation without its own parentheses, which
+ * inside those of the `if` make clang warn about `if ((a == b))`
+ * (-Wparentheses-equality) in code the user never wrote. */
+static const char *cond_expr(Pc *p, const IrExpr *e)
+{
+    const char *t = expr(p, e);
+    size_t n = strlen(t);
+    if (e->kind == IRE_BINARY && n >= 2 && t[0] == '(' && t[n - 1] == ')')
+        return fmt(p, "%.*s", (int)(n - 2), t + 1);
+    return t;
+}
+
 static const char *stmt_expr(Pc *p, const IrExpr *e, const char *big);
 static void args_to(Pc *p, Sb *b, const PtrVec *v);
 
@@ -862,7 +874,7 @@ static void for_range(Pc *p, const IrStmt *s)
         braced(p, head, s->then);
         return;
     }
-    emit_open(p->out, "if (%s)", expr(p, s->par));
+    emit_open(p->out, "if (%s)", cond_expr(p, s->par));
     emit_directive(p->out, "CP_PRAGMA(omp parallel for schedule(static))");
     braced(p, head, s->then);
     emit_close(p->out, "%s", "");
@@ -1120,7 +1132,7 @@ static void stmt_of(Pc *p, const IrStmt *s)
         emit(o, "%s;", expr(p, s->a));
         return;
     case IRS_IF:
-        braced(p, fmt(p, "if (%s)", expr(p, s->a)), s->then);
+        braced(p, fmt(p, "if (%s)", cond_expr(p, s->a)), s->then);
         if (s->els)
             braced(p, "else", s->els);
         return;
