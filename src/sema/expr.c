@@ -720,6 +720,14 @@ static Type *maxindex_expr(Ctx *c, Expr *e)
     Type *t = sema_analyze_expr(c, o);
     if (type_is_error(t))
         return error_type(c, e);
+    if (o->kind == EXPR_SUBSCRIPT && o->cat == VC_PV && o->u.subscript.index->kind == EXPR_UNARY &&
+        o->u.subscript.index->u.unary.op == OP_GRID_ROW) {
+        /* X.g[i][], the nodes of row i of a node grid: an all-slice is the
+           same object, here the row X.g[i] */
+        o->u.subscript.index = o->u.subscript.index->u.unary.operand;
+        o->type = t = o->u.subscript.obj->type->elem;
+        o->cat = VC_OBJECT;
+    }
     Expr *base = o->kind == EXPR_ALLSLICE && o->cat == VC_PV ? o->u.allslice.obj : o;
     bool ok = base->cat == VC_OBJECT &&
               (sema_is_iface(base) || base->type->kind == TY_GROUP ||
