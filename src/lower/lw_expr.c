@@ -1533,11 +1533,14 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         return x;
     }
     case EXPR_SUBSCRIPT:
-        /* a whole node X.g[i] as a value: in the central agent its lane
-           while the network is replicated in lane blocks (there is no
-           plain record), in lane code the current lane of its lane record */
+    case EXPR_ME:
+    case EXPR_YOU:
+        /* a whole node (X.g[i], or ME and YOU of a node's MERGE) as a
+           value: in the central agent its lane while the network is
+           replicated in lane blocks (there is no plain record), in lane
+           code the current lane of its lane record */
         if (e->type && e->type->kind == TY_NODE) {
-            IrExpr *v = ca_node_value(lw, e);
+            IrExpr *v = e->kind == EXPR_SUBSCRIPT ? ca_node_value(lw, e) : NULL;
             if (v)
                 return v;
             if (lw->fn && lw->fn->lane)
@@ -1546,8 +1549,6 @@ IrExpr *lw_expr(Lw *lw, Expr *e)
         }
         return lw_lvalue(lw, e);
     case EXPR_NAME:
-    case EXPR_ME:
-    case EXPR_YOU:
         return lw_lvalue(lw, e);
     case EXPR_INDEX:
         return ir_cast(m, lw_vt(lw, builtin(lw, TY_INT)), lw_lvalue(lw, e));

@@ -1141,10 +1141,11 @@ static void lane_for(Lw *lw, Stmt *s)
     lw_close(lw, saved);
 }
 
-/* A node as a value in lane code: ME or ME.g[i] name a lane record. */
+/* A node as a value in lane code: ME, YOU (a node's MERGE) or ME.g[i]
+ * name a lane record. */
 static bool node_lane_record(const Expr *e)
 {
-    return e->kind == EXPR_ME ||
+    return e->kind == EXPR_ME || e->kind == EXPR_YOU ||
            (e->kind == EXPR_SUBSCRIPT && e->u.subscript.obj->kind == EXPR_SELECT &&
             e->u.subscript.obj->sym && type_is_node_collection(e->u.subscript.obj->sym->type));
 }
