@@ -64,7 +64,17 @@ typedef struct Options {
     int error_limit;
     const char **extra; /* C files, objects, -l, -L, -Xcc arguments */
     int nextra;
+    char **owned;       /* names made here ("./-x.c"), freed with the options */
+    int nowned;
 } Options;
+
+static void options_free(Options *o)
+{
+    for (int i = 0; i < o->nowned; i++)
+        free(o->owned[i]);
+    free(o->owned);
+    free(o->extra);
+}
 
 static void usage(FILE *out)
 {
@@ -164,6 +174,21 @@ static bool add_file(Options *o, const char *a)
         if (access(a, R_OK) != 0) {
             fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", a, strerror(errno));
             return false;
+        }
+        if (a[0] == '-') {
+            /* a file named like an option (given after --): "./-x.c", so
+               that neither the C compiler nor the split of `extra` into
+               files and flags takes it for one */
+            char *name = malloc(strlen(a) + 3);
+            char **v = realloc(o->owned, (size_t)(o->nowned + 1) * sizeof *v);
+            if (!name || !v) {
+                fputs("cupitc: fatal error: out of memory\n", stderr);
+                exit(3);
+            }
+            sprintf(name, "./%s", a);
+            v[o->nowned++] = name;
+            o->owned = v;
+            a = name;
         }
         add_extra(o, a);
     } else if (o->input) {
@@ -603,12 +628,12 @@ static int compile(int argc, char **argv)
     Options opt = {0};
     int status = parse_args(argc, argv, &opt);
     if (status >= 0) {
-        free(opt.extra);
+        options_free(&opt);
         return status;
     }
     if (!opt.input) {
         status = link_only(&opt, argv[0]);
-        free(opt.extra);
+        options_free(&opt);
         return status;
     }
 
@@ -629,7 +654,7 @@ static int compile(int argc, char **argv)
                     opt.library ? "--library" : "-c");
 
     if (!output_ok(&opt)) {
-        free(opt.extra);
+        options_free(&opt);
         return EXIT_INPUT_ERROR;
     }
     out_install_signal_cleanup();
@@ -639,7 +664,7 @@ static int compile(int argc, char **argv)
     if (!src) {
         fprintf(stderr, "cupitc: error: cannot read '%s': %s\n",
                 source_label(&opt), why);
-        free(opt.extra);
+        options_free(&opt);
         return EXIT_INPUT_ERROR;
     }
 
@@ -679,7 +704,7 @@ static int compile(int argc, char **argv)
 
     arena_free(arena);
     source_free(src);
-    free(opt.extra);
+    options_free(&opt);
     return status;
 }
 

@@ -68,6 +68,9 @@ check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' 
 check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
 # the program's run-time errors name standard input as the compiler does
 check stdin-run-time-error sh -c "printf 'PROCEDURE program () IS\\n  Int VAR a := 0;\\n  a := 5 / a;\\nEND;\\n' | '$CUPITC' - -o '$out/stdin-div' && { '$out/stdin-div' 2>'$out/err'; [ \$? -eq 3 ]; } && grep -q '^<stdin>:3: run-time error: division by zero' '$out/err'"
+# after --, a C file whose name starts with '-' is a file, also for the C
+# compiler (it gets ./-x.c), not an option
+check dash-c-file sh -c "printf 'int ext(void) { return 7; }\\n' >'$out/-ext.c' && printf 'PROCEDURE pInt (Int CONST i) IS EXTERNAL;\\nInt FUNCTION ext () IS EXTERNAL;\\nPROCEDURE program () IS pInt (ext ()); END;\\n' >'$out/dash.nn' && cd '$out' && '$ROOT/$CUPITC' -o dash dash.nn -- -ext.c && ./dash | grep -q '^7'"
 check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
 # -S wins over -c in either order (as in gcc); -- ends the options
 check s-wins-over-c sh -c "cd '$out' && rm -f control.c control.o && '$ROOT/$CUPITC' -S -c '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ] && rm control.c && '$ROOT/$CUPITC' -c -S '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ]"
