@@ -1217,9 +1217,14 @@ static void lane_assign(Lw *lw, Stmt *s)
     ll.loop->tag = IRTAG_LANE_ASSIGN;
     ll.loop->aux[0] = mk;
     IrStmt *saved = open_if(lw, at(lw, mk), s->loc);
-    IrExpr *lv = lw_lvalue(lw, t);
-    IrExpr *nv = s->u.assign.op == ASSIGN_SET ? lw_expr_as(lw, v, t->type)
-                                              : lw_compound_rhs(lw, s, lw_lvalue(lw, t));
+    IrExpr *lv = lw_lvalue(lw, t), *nv;
+    if (s->u.assign.op == ASSIGN_SET) {
+        nv = lw_expr_as(lw, v, t->type);
+    } else { /* the address once: its subscripts may call or fail */
+        IrVar *p = lw_decl(lw, "p", ir_t_ptr(m, T, false), ir_addr(m, lv), s->loc);
+        lv = ir_deref(m, ir_ref(m, p));
+        nv = lw_compound_rhs(lw, s, ir_deref(m, ir_ref(m, p)));
+    }
     IrStmt *as = lw_add(lw, IRS_ASSIGN, s->loc);
     as->a = lv;
     as->b = nv;
