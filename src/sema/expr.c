@@ -871,7 +871,15 @@ Type *sema_value(Ctx *c, Expr *e)
         return error_type(c, e);
     }
     if (t->kind == TY_GROUP || t->kind == TY_NETWORK || type_is_node_array(t)) {
-        diag_error(e->loc, "an object of type %s is not a value", t->name);
+        const char *kind = t->kind == TY_NETWORK ? "network" : t->kind == TY_GROUP ? "group"
+                                                                                  : "node array";
+        if (e->sym && (e->kind == EXPR_NAME || e->kind == EXPR_SELECT))
+            diag_error(e->loc, "%s '%s' (of type %s) is not a value: networks, groups and node "
+                       "arrays cannot be assigned, compared or passed by value", kind,
+                       e->sym->name, t->name);
+        else
+            diag_error(e->loc, "a %s (of type %s) is not a value: networks, groups and node "
+                       "arrays cannot be assigned, compared or passed by value", kind, t->name);
         return error_type(c, e);
     }
     return t;
