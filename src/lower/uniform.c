@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "lower_internal.h"
 
 typedef struct UCtx {
@@ -44,6 +45,7 @@ typedef struct UCtx {
     bool effects;          /* a procedure call with effects of its own, RANDOM or a
                               call of a function that may vary was walked */
     PtrMap calls;          /* CA call (Expr *) -> (void *)1 uniform / (void *)2 not */
+    PtrMap fx;             /* global subroutine -> (void *)1: stores into a global */
 } UCtx;
 
 /* One network call being walked: the diverged set of its variable and the
@@ -158,6 +160,7 @@ static const Symbol *root_sym(Expr *e)
 }
 
 static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl);
+static bool stores_global(UCtx *c, const Symbol *s);
 
 /* Whether the value of e differs between replicates. */
 static bool u_expr(UCtx *c, UWalk *w, Expr *e)
@@ -209,11 +212,14 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
         for (int i = 0; i < e->u.call.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.call.args, i, Expr));
         /* EXTERNAL code may answer each replicate differently, and so may
-           a global function that draws RANDOM numbers or calls such code;
+           a global function that draws RANDOM numbers or calls such code,
+           or that stores into a global variable (it may count its calls);
            each replicate's call is an effect of its own (it may print) */
-        if (e->sym && e->sym->sub->varies)
+        if (e->sym && (e->sym->sub->varies || stores_global(c, e->sym))) {
             c->effects = true;
-        return d || (e->sym && e->sym->sub->varies);
+            return true;
+        }
+        return d;
     case EXPR_CONVERT:
         for (int i = 0; i < e->u.convert.args.len; i++)
             d |= u_expr(c, w, VEC_AT(e->u.convert.args, i, Expr));
@@ -244,6 +250,93 @@ static bool global_root(Expr *e)
         e = e->kind == EXPR_SELECT ? e->u.select.obj : e->u.subscript.obj;
     return e->kind == EXPR_NAME && e->sym && e->sym->is_global &&
            (e->sym->kind == SYM_VAR || e->sym->kind == SYM_IO);
+}
+
+/* Which global subroutines store into a global variable, themselves or
+ * through the global subroutines they call: an assignment, a FOR
+ * variable, a VAR argument, a REDUCTION target or an object procedure (or
+ * a function that changes its ME) called on it.  Such a store runs once
+ * per call, so a call from network code is an effect of every replicate
+ * (like a procedure call there, u_stmt).  EXTERNAL code counts as
+ * `varies`.  Each body is scanned once for its own stores and its
+ * callees; then the callers of one that stores store, until nothing
+ * changes (a recursion needs no special case). */
+typedef struct FxScan {
+    AstWalk walk; /* first: the callbacks get &walk */
+    UCtx *c;
+    const Symbol *subr; /* the subroutine scanned */
+    bool found;
+    PtrVec callees;     /* Symbol*: global subroutines it calls */
+} FxScan;
+
+static void fx_var_args(FxScan *sc, const Symbol *callee, PtrVec *args)
+{
+    for (int i = 0; callee && callee->sub && i < args->len && i < callee->sub->params.len; i++)
+        if (VEC_AT(callee->sub->params, i, Symbol)->access == ACCESS_VAR &&
+            global_root(VEC_AT(*args, i, Expr)))
+            sc->found = true;
+}
+
+static void fx_expr(AstWalk *w, Expr *e)
+{
+    FxScan *sc = (FxScan *)w;
+    if (e->kind == EXPR_CALL && e->sym) {
+        fx_var_args(sc, e->sym, &e->u.call.args);
+        vec_push(sc->c->p->arena, &sc->callees, e->sym);
+    } else if (e->kind == EXPR_OBJCALL && e->sym && e->sym->sub) {
+        fx_var_args(sc, e->sym, &e->u.objcall.args);
+        if ((e->sym->kind == SYM_OBJPROC || e->sym->sub->changes_me) &&
+            global_root(e->u.objcall.obj))
+            sc->found = true;
+    }
+}
+
+static void fx_stmt(AstWalk *w, Stmt *s)
+{
+    FxScan *sc = (FxScan *)w;
+    if ((s->kind == STMT_ASSIGN && global_root(s->u.assign.target)) ||
+        (s->kind == STMT_FOR && global_root(s->u.for_.var)) ||
+        (s->kind == STMT_REDUCTION && global_root(s->u.reduction.into)))
+        sc->found = true;
+}
+
+static bool stores_global(UCtx *c, const Symbol *s)
+{
+    return ptrmap_get(&c->fx, s, NULL, 0) != NULL;
+}
+
+static void find_global_stores(UCtx *c)
+{
+    const SemaInfo *si = c->p->si;
+    PtrVec scans = {0}; /* FxScan* of the subroutines that do not store */
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if ((s->kind != SYM_PROC && s->kind != SYM_FUNC) || !s->sub || s->sub->external ||
+            !s->decl)
+            continue;
+        FxScan *sc = arena_alloc(c->p->arena, sizeof *sc);
+        *sc = (FxScan){.walk = {.expr = fx_expr, .stmt = fx_stmt}, .c = c, .subr = s};
+        ast_walk_block(&sc->walk, s->decl->u.subr.body);
+        if (sc->found)
+            ptrmap_put(c->p->arena, &c->fx, s, NULL, 0, (void *)1);
+        else
+            vec_push(c->p->arena, &scans, sc);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < scans.len; i++) {
+            FxScan *sc = VEC_AT(scans, i, FxScan);
+            const Symbol *s = sc->subr;
+            if (stores_global(c, s))
+                continue;
+            for (int j = 0; j < sc->callees.len; j++)
+                if (stores_global(c, VEC_AT(sc->callees, j, Symbol))) {
+                    ptrmap_put(c->p->arena, &c->fx, s, NULL, 0, (void *)1);
+                    changed = true;
+                    break;
+                }
+        }
+    }
 }
 
 static void u_store(UCtx *c, UWalk *w, Expr *t, bool d)
@@ -926,6 +1019,7 @@ void lower_uniform(LowerPlan *p)
             ptrmap_put(p->arena, &c.loc_ids, t, NULL, e, (void *)(intptr_t)(++c.nloc));
     }
     c.ever = calloc((size_t)c.nloc + 1, 1);
+    find_global_stores(&c);
     /* locals and parameters only ever become diverged: repeat until stable */
     for (int round = 0; round < 100; round++) {
         c.changed = false;
@@ -970,6 +1064,7 @@ void lower_uniform(LowerPlan *p)
     }
     ptrmap_free(p->arena, &c.loc_ids); /* the analysis's own maps */
     ptrmap_free(p->arena, &c.div);
+    ptrmap_free(p->arena, &c.fx);
     if (c.gave_up)
         ptrmap_free(p->arena, &c.calls);
     free(c.ever);

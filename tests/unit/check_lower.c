@@ -573,6 +573,21 @@ START_TEST(test_lower_uniform_calls)
     /* a call that prints runs once per replicate */
     plan_for("", "PROCEDURE say () IS pReal (1.0); END;", "MERGE net; net[].say ();", true);
     ck_assert(!uniform_stmt(3));
+    /* so does a global function that stores into a global variable, also
+       through another function; one that only computes does not */
+    globals = "Int VAR h := 0;\n"
+              "Real FUNCTION bump (Real CONST x) IS h += 1; RETURN x; END;\n"
+              "Real FUNCTION same (Real CONST x) IS RETURN x; END;\n"
+              "Real FUNCTION viaBump (Real CONST x) IS RETURN same (bump (x)); END;\n";
+    plan_for("",
+             "PROCEDURE c1 () IS ME.b[].rescaleBy (bump (2.0)); END;\n"
+             "PROCEDURE c2 () IS ME.b[].rescaleBy (same (2.0)); END;\n"
+             "PROCEDURE c3 () IS ME.b[].rescaleBy (viaBump (2.0)); END;",
+             "MERGE net; net[].c1 (); MERGE net; net[].c2 (); MERGE net; net[].c3 ();", true);
+    globals = "";
+    ck_assert(!uniform_stmt(3));
+    ck_assert(uniform_stmt(5));
+    ck_assert(!uniform_stmt(7));
 }
 END_TEST
 
