@@ -42,13 +42,13 @@ static bool store(const rt_global_var *v, const char *text)
     }
     if (v->kind == RT_GLOBAL_REAL) {
         double d = strtod(text, &end);
-        if (end == text || *end || errno || !isfinite((double)(cp_real)d))
+        if (end == text || !rt_number_end(end) || errno || !isfinite((double)(cp_real)d))
             return false;
         *(cp_real *)v->addr = (cp_real)d;
         return true;
     }
     long long i = strtoll(text, &end, 10);
-    if (end == text || *end || errno)
+    if (end == text || !rt_number_end(end) || errno)
         return false;
     switch (v->kind) {
     case RT_GLOBAL_INT:

@@ -61,6 +61,9 @@ extern rt_options rt_opt;
 int rt_parse_options(int argc, char **argv, bool *done);
 /* The file an openDatafile name refers to (the name itself if no alias). */
 const char *rt_data_file(const char *name);
+/* Whether only blanks follow a number strtol or strtod read up to end: a
+ * value "5 " is 5, as " 5" is (both skip blanks in front). */
+bool rt_number_end(const char *end);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */
 const char *rt_param_value(const char *name);
 /* Records a file the program has read (device and inode), described as

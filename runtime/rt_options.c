@@ -92,12 +92,19 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
     return RT_EXIT_USAGE;
 }
 
+bool rt_number_end(const char *end)
+{
+    while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+        end++;
+    return *end == 0;
+}
+
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
+    if (errno || end == s || !rt_number_end(end) || v < lo || v > hi)
         return false;
     *out = v;
     return true;
@@ -108,7 +115,7 @@ static bool parse_size(const char *s, size_t *out)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *s == '-')
+    if (errno || end == s || strchr(s, '-'))
         return false;
     unsigned long long scale = 1;
     if (*end == 'k' || *end == 'K')
@@ -117,7 +124,7 @@ static bool parse_size(const char *s, size_t *out)
         scale = 1ull << 20, end++;
     else if (*end == 'G')
         scale = 1ull << 30, end++;
-    if (*end || v == 0 || v > SIZE_MAX / scale) /* 0 bytes: no program could run */
+    if (!rt_number_end(end) || v == 0 || v > SIZE_MAX / scale) /* 0 bytes: no program could run */
         return false;
     *out = (size_t)(v * scale);
     return true;
@@ -185,7 +192,7 @@ static int apply(const char *opt, const char *val, const char *origin)
         char *end;
         errno = 0;
         unsigned long long u = strtoull(val, &end, 10);
-        if (errno || end == val || *end || strchr(val, '-'))
+        if (errno || end == val || !rt_number_end(end) || strchr(val, '-'))
             return bad("%s: seed must be an integer 0...%" PRIu64 ", not '%s'", origin,
                        UINT64_MAX, val);
         rt_opt.seed = (uint64_t)u;
@@ -200,7 +207,7 @@ static int apply(const char *opt, const char *val, const char *origin)
         if (val) {
             char *end;
             rt_opt.bias_value = strtod(val, &end);
-            if (end == val || *end || !isfinite(rt_opt.bias_value) ||
+            if (end == val || !rt_number_end(end) || !isfinite(rt_opt.bias_value) ||
                 !isfinite((double)(cp_real)rt_opt.bias_value))
                 return bad("%s: bias must be a finite number, not '%s'", origin, val);
         }

@@ -183,7 +183,7 @@ RT_WEAK cp_int intParam(const char *name, cp_int dflt)
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
-    if (errno || end == v || *end || x < INT32_MIN || x > INT32_MAX)
+    if (errno || end == v || !rt_number_end(end) || x < INT32_MIN || x > INT32_MAX)
         rt_error(rt_lib_where(), "--param %s=%s: not an Int", name, v);
     return (cp_int)x;
 }
@@ -195,7 +195,7 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
         return dflt;
     char *end;
     double x = strtod(v, &end);
-    if (end == v || *end)
+    if (end == v || !rt_number_end(end))
         rt_error(rt_lib_where(), "--param %s=%s: not a Real", name, v);
     if (!isfinite(x) || !isfinite((double)(cp_real)x))
         rt_error(rt_lib_where(), "--param %s=%s: not a finite number in the range of Real",

@@ -50,6 +50,11 @@ START_TEST(test_options_values)
     ck_assert_ptr_null(rt_param_value("nothing"));
     ck_assert_uint_eq(rt_opt.memory_limit, 2u << 20);
     ck_assert_int_eq(rt_par_work(), 7);
+    /* blanks around a number, as a shell substitution may leave them */
+    INIT("--seed", " 8 ", "--max-epochs=3\n", "--memory-limit", "1M ");
+    ck_assert_uint_eq(rt_opt.seed, 8);
+    ck_assert_int_eq(rt_opt.max_epochs, 3);
+    ck_assert_uint_eq(rt_opt.memory_limit, 1u << 20);
 }
 END_TEST
 
@@ -175,6 +180,10 @@ START_TEST(test_options_errors)
     expect_usage_error(a10, "expected a positive byte count such as 512M, not 'lots'");
     char *a15[] = { "prog", "--memory-limit", "0k", NULL };
     expect_usage_error(a15, "expected a positive byte count such as 512M, not '0k'");
+    char *a17[] = { "prog", "--memory-limit", " -5M", NULL };
+    expect_usage_error(a17, "expected a positive byte count such as 512M, not ' -5M'");
+    char *a18[] = { "prog", "--seed", "5 x", NULL };
+    expect_usage_error(a18, "seed must be an integer 0...18446744073709551615, not '5 x'");
     char *a16[] = { "prog", "--par-work", "0", NULL };
     expect_usage_error(a16, "the work of a parallel loop must be an integer 1...2147483647, "
                        "not '0'");

@@ -698,12 +698,15 @@ END_TEST
 
 START_TEST(test_stdlib_params)
 {
-    char *argv[] = { "prog", "--param", "hidden=8", "--param=rate=0.25", NULL };
-    rt_init(4, argv, "prog");
+    char *argv[] = { "prog", "--param", "hidden=8", "--param=rate=0.25", "--param", "in= 5 ",
+                     "--param", "lr=0.5\n", NULL };
+    rt_init(8, argv, "prog");
     ck_assert_int_eq(intParam("hidden", 4), 8);
     ck_assert_int_eq(intParam("layers", 2), 2);
     ck_assert_float_eq(realParam("rate", 1), 0.25f);
     ck_assert_float_eq(realParam("momentum", 0.9f), 0.9f);
+    ck_assert_int_eq(intParam("in", 0), 5); /* blanks around the number */
+    ck_assert_float_eq(realParam("lr", 0), 0.5f);
 }
 END_TEST
 
