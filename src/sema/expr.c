@@ -5,6 +5,7 @@
  * expression (statements, calls) then decide whether that category is
  * legal there.  An erroneous operand yields TY_ERROR, which every check
  * lets through silently, so each mistake is reported exactly once. */
+#include <math.h>
 #include <string.h>
 
 #include "sema_internal.h"
@@ -807,6 +808,8 @@ static Type *analyze_kind(Ctx *c, Expr *e)
         e->cat = VC_VALUE;
         e->is_const = true;
         e->const_real = sema_real_value(e->u.real_lit.value);
+        if (isinf(e->const_real) && !isinf(e->u.real_lit.value))
+            vec_push(c->si->arena, &c->si->inf_reals, e);
         return e->type;
     case EXPR_STRING:
         e->type = builtin(c, TY_STRING);

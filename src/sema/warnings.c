@@ -11,7 +11,9 @@
  *                            after each MERGE every replicate holds the sum,
  *                            so it grows without bound unless reset.  A
  *                            store of a whole object, a VAR argument and
- *                            an input assignment count as resets. */
+ *                            an input assignment count as resets.
+ *   -Wreal-infinity          a real denoter beyond the largest Real
+ *                            (1.0e39): its value is infinity (docs/lexical.md) */
 #include "sema_internal.h"
 
 /* Whether e names element elem somewhere (ME.e := ME.e + x is an update). */
@@ -148,4 +150,10 @@ void sema_warnings(Program *prog)
     }
     for (int i = 0; i < si->types.len; i++)
         merge_counters(si, VEC_AT(si->types, i, Type));
+    for (int i = 0; i < si->inf_reals.len; i++) {
+        const Expr *e = VEC_AT(si->inf_reals, i, Expr);
+        diag_warning(e->loc, "real denoter '%s' is beyond the largest Real (3.4028235e+38): "
+                     "its value is infinity [-Wreal-infinity]",
+                     e->u.real_lit.spelling ? e->u.real_lit.spelling : "?");
+    }
 }
