@@ -486,6 +486,16 @@ static bool compile_generated(const ToolOptions *o, const Cc *cc, const char *in
     return ok;
 }
 
+/* Whether the link missed the OpenMP runtime (GOMP_..., omp_...): an
+ * OpenMP object linked into a --no-openmp program. */
+static bool openmp_wanted(const ToolResult *r)
+{
+    for (int i = 0; i < r->nundefined; i++)
+        if (strncmp(r->undefined[i], "GOMP_", 5) == 0 || strncmp(r->undefined[i], "omp_", 4) == 0)
+            return true;
+    return false;
+}
+
 /* 2. Linking with the user's files and the runtime: a failure is a missing
  * definition or library, the user's to fix. */
 static bool link_program(const ToolOptions *o, const Cc *cc, const char *inc_flag,
@@ -521,6 +531,10 @@ static bool link_program(const ToolOptions *o, const Cc *cc, const char *inc_fla
                     o->user_files ? "compiling and linking" : "linking",
                     o->final_output ? o->final_output : o->output);
             print_command(stderr, &l);
+            if (!o->openmp && openmp_wanted(r))
+                fputs("cupitc: note: an object file given was compiled with OpenMP (it calls "
+                      "the OpenMP runtime); link it without --no-openmp, or compile it with "
+                      "--no-openmp too\n", stderr);
         }
     }
     free(messages);

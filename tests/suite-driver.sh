@@ -71,6 +71,9 @@ check stdin-run-time-error sh -c "printf 'PROCEDURE program () IS\\n  Int VAR a 
 # after --, a C file whose name starts with '-' is a file, also for the C
 # compiler (it gets ./-x.c), not an option
 check dash-c-file sh -c "printf 'int ext(void) { return 7; }\\n' >'$out/-ext.c' && printf 'PROCEDURE pInt (Int CONST i) IS EXTERNAL;\\nInt FUNCTION ext () IS EXTERNAL;\\nPROCEDURE program () IS pInt (ext ()); END;\\n' >'$out/dash.nn' && cd '$out' && '$ROOT/$CUPITC' -o dash dash.nn -- -ext.c && ./dash | grep -q '^7'"
+# an OpenMP object linked into a --no-openmp program: the linker's missing
+# GOMP_ symbols come with a note that says what to do
+check openmp-object-serial-link sh -c "'$CUPITC' -c tests/run/par-work-all.nn -o '$out/omp.o' && ! '$CUPITC' --no-openmp '$out/omp.o' -o '$out/omp-serial' 2>'$out/omp.err' && grep -q 'compiled with OpenMP' '$out/omp.err'"
 check link-object sh -c "'$CUPITC' -c '$prog' -o '$out/prog.o' && '$CUPITC' '$out/prog.o' -o '$out/linked' && '$out/linked' | grep -q '^120 5'"
 # -S wins over -c in either order (as in gcc); -- ends the options
 check s-wins-over-c sh -c "cd '$out' && rm -f control.c control.o && '$ROOT/$CUPITC' -S -c '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ] && rm control.c && '$ROOT/$CUPITC' -c -S '$ROOT/$prog' && [ -f control.c ] && [ ! -e control.o ]"
