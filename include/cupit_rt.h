@@ -154,6 +154,11 @@ typedef struct rt_param_doc {
     const char *name, *type, *dflt, *range; /* range "" when none */
 } rt_param_doc;
 void rt_set_param_docs(const rt_param_doc *docs, int n);
+/* Called by generated code before rt_init when the program calls the
+ * standard function trainingDone: --max-epochs then makes trainingDone true
+ * instead of ending the program, also at an epoch reported before the
+ * program first asked (docs/running.md). */
+void rt_set_asks_training_done(void);
 /* The global variables --set NAME=VALUE may change: Int (Int, Int2, Int1),
  * Real and Bool VAR objects, in definition order. */
 typedef enum rt_global_kind {

@@ -34,6 +34,13 @@ static double printed_real(cp_real x)
  * program asks trainingDone; and whether it ever asked. */
 static volatile sig_atomic_t limit_reached, interrupted;
 static bool training_asked;
+/* the program calls trainingDone somewhere (cupitc says so at start) */
+static bool program_asks;
+
+void rt_set_asks_training_done(void)
+{
+    program_asks = true;
+}
 
 static void on_interrupt(int sig)
 {
@@ -126,7 +133,7 @@ static void protocol_error(cp_int epochNumber, cp_real totalError, cp_int nrOfEr
     }
     if (rt_opt.max_epochs && epochNumber >= rt_opt.max_epochs) {
         limit_reached = true;
-        if (training_asked)
+        if (training_asked || program_asks)
             return; /* the program ends its training itself (trainingDone) */
         fflush(stdout);
         fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",

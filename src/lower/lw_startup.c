@@ -173,12 +173,29 @@ typedef struct Start {
     IrFunc *init, *fini;
 } Start;
 
+/* Whether the program calls the standard function trainingDone: such a
+ * program leaves its training loop itself at --max-epochs, so the runtime
+ * must not end it at the limit even when the limit is reached before the
+ * first call (--max-epochs 1 with protocolError before trainingDone). */
+static bool calls_training_done(Lw *lw)
+{
+    for (int k = 0; k < lw->si->subrs.len; k++) {
+        const Symbol *s = VEC_AT(lw->si->subrs, k, Symbol);
+        if (s->kind == SYM_FUNC && s->sub->external && s->sub->called &&
+            strcmp(s->name, "trainingDone") == 0)
+            return true;
+    }
+    return false;
+}
+
 /* The runtime's start and the global objects, in main or cupit_init. */
 static void program_start(Lw *lw, IrStmt *body, const Start *st, IrExpr *name, IrVar *argc, IrVar *argv)
 {
     IrModule *m = lw->m;
     if (st->ndocs)
         call_ext(lw, body, "rt_set_param_docs", IR_ARGS(ir_ref(m, st->docs), ir_i32(m, st->ndocs)));
+    if (calls_training_done(lw))
+        call_ext(lw, body, "rt_set_asks_training_done", 0, NULL);
     call_ext(lw, body, "rt_init", IR_ARGS(ir_ref(m, argc), ir_ref(m, argv), name));
     IrStmt *e = ir_s(m, IRS_EVAL, (Loc){0});
     e->a = ir_call(m, st->init, 0, NULL);
