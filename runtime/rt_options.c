@@ -131,13 +131,15 @@ static bool parse_size(const char *s, size_t *out)
 }
 
 /* --data ARG: "FILE" is the file for "Data", "NAME=FILE" for NAME. */
-static int add_alias(const char *arg)
+/* origin: NULL for the command line, else the environment variable */
+static int add_alias(const char *arg, const char *origin)
 {
     const char *eq = strchr(arg, '=');
     const char *file = eq ? eq + 1 : arg;
     size_t n = eq ? (size_t)(eq - arg) : 4;
     if (n == 0 || !*file)
-        return bad("--data %s: expected FILE or NAME=FILE", arg);
+        return origin ? bad("%s=%s: expected FILE or NAME=FILE", origin, arg)
+                      : bad("--data %s: expected FILE or NAME=FILE", arg);
     for (int i = 0; i < rt_opt.naliases; i++)
         if (strlen(rt_opt.aliases[i].name) == n &&
             strncmp(rt_opt.aliases[i].name, eq ? arg : "Data", n) == 0) {
@@ -201,7 +203,7 @@ static int apply(const char *opt, const char *val, const char *origin)
             return bad("%s: thread count must be an integer 1...4096, not '%s'", origin, val);
         rt_opt.threads = (int)v;
     } else if (strcmp(opt, "data") == 0) {
-        return add_alias(val);
+        return add_alias(val, strncmp(origin, "--", 2) == 0 ? NULL : origin);
     } else if (strcmp(opt, "bias") == 0) {
         rt_opt.bias = true;
         if (val) {

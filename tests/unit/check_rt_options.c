@@ -206,6 +206,24 @@ START_TEST(test_options_bad_environment)
 }
 END_TEST
 
+static void bad_env_data(void *a)
+{
+    (void)a;
+    setenv("CUPIT_DATA", "Data=", 1);
+    INIT("--threads", "1");
+}
+
+/* a bad CUPIT_DATA is named as such, not as a --data option never given */
+START_TEST(test_options_bad_environment_data)
+{
+    child_result r;
+    run_child(bad_env_data, NULL, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "CUPIT_DATA=Data=: expected FILE or NAME=FILE"));
+    ck_assert_ptr_null(strstr(r.err, "--data"));
+}
+END_TEST
+
 /* OMP_NUM_THREADS is checked like the program's own settings: 1...4096,
  * or a list of such counts (nested levels, OpenMP) */
 static void omp_env(void *a)
@@ -320,6 +338,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_help);
     tcase_add_test(tc, test_options_errors);
     tcase_add_test(tc, test_options_bad_environment);
+    tcase_add_test(tc, test_options_bad_environment_data);
     tcase_add_test(tc, test_options_omp_num_threads);
     tcase_add_test(tc, test_options_seed_full_range);
     tcase_add_test(tc, test_options_unused_param_warning);
