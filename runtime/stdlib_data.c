@@ -27,10 +27,11 @@ typedef struct dataset {
 
 static dataset train, test;
 
-/* I/O areas allocated here, released by rt_finish. */
-enum { RT_MAX_IO_AREAS = 64 }; /* areas the library allocates (docs/runtime-abi.md) */
-static cp_io *areas[RT_MAX_IO_AREAS];
-static int nareas;
+/* I/O areas allocated here, released by rt_finish.  The list grows: how
+ * many areas are live at once is not the program's to bound when local IO
+ * objects of node or network code are allocated on every thread. */
+static cp_io **areas;
+static int nareas, areas_cap;
 
 static void dataset_free(dataset *ds)
 {
@@ -440,9 +441,12 @@ static void area_alloc(cp_io *area, cp_int maxreplicates, cp_int per_rep,
         if (area->data)
             rt_error(where, "%s: the I/O area was allocated outside the "
                      "standard library", who);
-        if (nareas == RT_MAX_IO_AREAS)
-            rt_error(where, "%s: more than the library's limit of %d I/O areas "
-                     "(RT_MAX_IO_AREAS)", who, RT_MAX_IO_AREAS);
+        if (nareas == areas_cap) {
+            int cap = areas_cap ? 2 * areas_cap : 16;
+            areas = rt_realloc(where, areas, (size_t)areas_cap * sizeof *areas,
+                               (size_t)cap * sizeof *areas);
+            areas_cap = cap;
+        }
         areas[nareas++] = area;
     } else {
         rt_free(area->data, (size_t)area->count * area->elem_size);
@@ -639,7 +643,9 @@ void rt_stdlib_release(void)
         rt_free(areas[i]->data, (size_t)areas[i]->count * areas[i]->elem_size);
         memset(areas[i], 0, sizeof *areas[i]);
     }
-    nareas = 0;
+    rt_free(areas, (size_t)areas_cap * sizeof *areas);
+    areas = NULL;
+    nareas = areas_cap = 0;
     dataset_free(&train);
     dataset_free(&test);
     rt_protocol_close();
