@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define RT_WEAK __attribute__((weak))
 
@@ -121,7 +122,7 @@ static bool format_char(unsigned char c)
 static bool is_csv(const char *path)
 {
     size_t n = strlen(path);
-    return n > 4 && strcmp(path + n - 4, ".csv") == 0;
+    return n > 4 && strcasecmp(path + n - 4, ".csv") == 0; /* also DATA.CSV */
 }
 
 static char *slurp(const char *path, size_t *len_out)

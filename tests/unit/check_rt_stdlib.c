@@ -191,6 +191,11 @@ START_TEST(test_stdlib_csv)
     ck_assert_int_eq(ri, 1);
     ck_assert_int_eq(ro, 1);
     ck_assert_int_eq(n, 2);
+    /* the extension in capitals, as Windows programs write it */
+    p = write_file("G.CSV", "a,b,c\n1,2,3\n");
+    openDatafile(p, &ii, &ri, &io, &ro, &n);
+    ck_assert_int_eq(ri, 2);
+    ck_assert_int_eq(n, 1);
     rt_stdlib_release();
 }
 END_TEST
