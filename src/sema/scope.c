@@ -123,16 +123,19 @@ bool sema_declare(SemaInfo *si, Scope *s, Symbol *sym)
 {
     Symbol *old = sema_scope_find(s, sym->name);
     if (old) {
-        if (old->kind == SYM_TYPE && !old->decl)
+        /* predefined symbols have no source position; parameters have one
+           but no declaration of their own */
+        bool predefined = !old->decl && old->loc.line == 0;
+        if (old->kind == SYM_TYPE && predefined)
             diag_error(sym->loc, "'%s' is a predefined type and cannot be redefined",
                        sym->name);
-        else if (!old->decl)
+        else if (predefined)
             diag_error(sym->loc, "'%s' is predefined and cannot be redefined", sym->name);
         else if (old->kind == SYM_TYPE)
             diag_error(sym->loc, "redefinition of type '%s'", sym->name);
         else
             diag_error(sym->loc, "redefinition of '%s'", sym->name);
-        if (old->decl) {
+        if (!predefined) {
             diag_note(old->loc, "previous definition of '%s' is here", old->name);
             old->redefined = true;
         }
