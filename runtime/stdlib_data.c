@@ -331,10 +331,11 @@ static void dataset_load(dataset *ds, const char *name)
     if (r.text && is_csv(path))
         r.text = r.p = csv_to_fann(path, r.text, &len);
     if (!r.text) {
+        /* a plain --data FILE names the file of "Data" only */
         if (strcmp(path, name) == 0)
-            rt_error(rt_lib_where(), "cannot read data file '%s': %s (use --data "
-                     "FILE or --data %s=FILE to choose the file)", path,
-                     strerror(errno), name);
+            rt_error(rt_lib_where(), "cannot read data file '%s': %s (use %s--data "
+                     "%s=FILE to choose the file)", path, strerror(errno),
+                     strcmp(name, "Data") == 0 ? "--data FILE or " : "", name);
         rt_error(rt_lib_where(), "cannot read data file '%s' (data set \"%s\"): %s",
                  path, name, strerror(errno));
     }

@@ -326,10 +326,21 @@ static void open_data_name(void *a)
     openDatafile("Data", &ii, &ri, &io, &ro, &n);
 }
 
+static void open_test_name(void *a)
+{
+    (void)a;
+    char *argv[] = { "trainer", NULL };
+    rt_init(1, argv, "trainer");
+    cp_int ii, ri, io, ro, n;
+    openDatafile("Test", &ii, &ri, &io, &ro, &n);
+}
+
 START_TEST(test_stdlib_missing_data_names_option)
 {
     ck_assert_int_eq(chdir(dir), 0);
     ck_assert_rt_error(open_data_name, NULL, "trainer: run-time error: cannot read data file 'Data': No such file or directory (use --data FILE or --data Data=FILE to choose the file)");
+    /* a plain --data FILE would not name the file of another data set */
+    ck_assert_rt_error(open_test_name, NULL, "trainer: run-time error: cannot read data file 'Test': No such file or directory (use --data Test=FILE to choose the file)");
 }
 END_TEST
 
