@@ -35,14 +35,15 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
                  "bytes but the node element has %zu", dir, io->elem_size, size);
     if (io->per_rep > 0 && io->per_rep != n)
         rt_error(where, "%s assignment: the I/O area holds %d values per "
-                 "replicate but %s selects %d nodes", dir, (int)io->per_rep,
-                 gname, (int)n);
+                 "replicate but %s selects %d node%s", dir, (int)io->per_rep,
+                 gname, (int)n, n == 1 ? "" : "s");
     int32_t stride = io->per_rep > 0 ? io->per_rep : n;
     int64_t need = (int64_t)(net->nreps - 1) * stride + n;
     if (io->count < need)
         rt_error(where, "%s assignment: the I/O area has %d elements, %lld "
-                 "needed (%d replicates x %d nodes of %s)", dir,
-                 (int)io->count, (long long)need, (int)net->nreps, (int)n, gname);
+                 "needed (%d replicate%s x %d node%s of %s)", dir,
+                 (int)io->count, (long long)need, (int)net->nreps,
+                 net->nreps == 1 ? "" : "s", (int)n, n == 1 ? "" : "s", gname);
     return stride;
 }
 
