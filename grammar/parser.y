@@ -86,6 +86,7 @@ static PtrVec kept_list(Parser *p, PtrVec list);
 static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_external,
                       const char *what, Loc opened);
 static void check_elements(Parser *p, const TypeBody *body, Loc end);
+static void no_external(Loc loc, const char *what);
 static TypeBody *type_body(Parser *p, TypeDefKind kind, PtrVec list, Expr *size, Ident elem);
 static SubrBody *subr_body(Parser *p, PtrVec params, bool external, Block *body);
 static Ident no_ident(Loc loc);
@@ -365,6 +366,10 @@ MergeProcDef
           check_end(p, $5, @5, TK_MERGE, false, "merge procedure", @1);
           $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, $3, @1);
       }
+    | MERGE IS EXTERNAL EndKw                   {
+          no_external(@3, "a MERGE procedure");
+          $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, NULL, @1);
+      }
     ;
 
 /* ==== Data object definitions ============================================ */
@@ -422,12 +427,20 @@ ReductionFunctionDef
           check_end(p, $7, @7, TK_REDUCTION, false, "reduction function", @2);
           $$ = ast_subr_def(DECL_REDUCTION, $3, $1, (PtrVec){0}, false, $5, @1);
       }
+    | TypeIdent REDUCTION Ident IS EXTERNAL EndKw {
+          no_external(@5, "a reduction function");
+          $$ = ast_subr_def(DECL_REDUCTION, $3, $1, (PtrVec){0}, false, NULL, @1);
+      }
     ;
 
 WtaFunctionDef
     : TypeIdent WTA Ident IS Statements END EndKw {
           check_end(p, $7, @7, TK_WTA, false, "WTA function", @2);
           $$ = ast_subr_def(DECL_WTA, $3, $1, (PtrVec){0}, false, $5, @1);
+      }
+    | TypeIdent WTA Ident IS EXTERNAL EndKw     {
+          no_external(@5, "a WTA function");
+          $$ = ast_subr_def(DECL_WTA, $3, $1, (PtrVec){0}, false, NULL, @1);
       }
     ;
 
@@ -873,6 +886,15 @@ static void check_end(Parser *p, int kw, Loc kw_loc, int want, bool after_extern
     diag_error(kw_loc, "'%s %.*s' does not match the %s at line %d (write '%s' or '%s %.*s')",
                lead, bare_len(got), got + 1, what, opened.line, lead, lead,
                bare_len(exp), exp + 1);
+}
+
+/* `IS EXTERNAL` where the grammar has no such form: the definition is kept
+   (without a body) so that its uses are checked as usual; a keyword after
+   EXTERNAL is not checked (no form of it would be right). */
+static void no_external(Loc loc, const char *what)
+{
+    diag_error(loc, "%s cannot be EXTERNAL: write its body in CuPit (it may call "
+               "EXTERNAL functions)", what);
 }
 
 static void check_elements(Parser *p, const TypeBody *body, Loc end)
