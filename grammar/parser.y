@@ -66,6 +66,10 @@ struct Parser {
     void *states, *locs;  /* &yyss and &yyls of yyparse (see parse_opener) */
     Loc nested_def;       /* the last definition found inside a body
                              (block_nested_def); line 0 if none */
+    int last_tok;         /* the token before the current one, and where */
+    Loc last_loc;
+    Loc else_if;          /* an ELSE right before IF in the top-level
+                             definition being parsed; line 0 if none */
 };
 
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p);
@@ -696,7 +700,23 @@ Object
 
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
 {
-    return lex_next(&p->lex, &val->tok, loc);
+    int t = lex_next(&p->lex, &val->tok, loc);
+    if (t == TK_IF && p->last_tok == TK_ELSE)
+        p->else_if = p->last_loc;
+    p->last_tok = t;
+    p->last_loc = *loc;
+    return t;
+}
+
+/* Where an END is missing, `ELSE IF` (a nested IF that needs an END of its
+   own) is the likely cause. */
+static void else_if_note(Parser *p)
+{
+    if (!p->else_if.line)
+        return;
+    diag_note(p->else_if, "'ELSE IF' opens a nested IF statement that needs its own 'END' "
+              "(to go on with the same IF, write 'ELSIF')");
+    p->else_if = (Loc){0};
 }
 
 static void yyerror(const Loc *loc, Parser *p, const char *msg)
@@ -780,6 +800,7 @@ static void sync_lex_errors(Parser *p)
 static PtrVec parts_add(Parser *p, PtrVec parts, Decl *part)
 {
     sync_lex_errors(p);
+    p->else_if = (Loc){0};
     if (part)
         vec_push(p->scratch, &parts, part);
     return parts;
@@ -839,6 +860,7 @@ static Block *block_nested_def(Parser *p, Block *b, Decl *def)
     diag_error(def->loc, "definition of %s '%s' inside a subroutine body (types and subroutines "
                "are defined at the top level only; or is an 'END' missing before it?)",
                what, name.name);
+    else_if_note(p);
     p->nested_def = def->loc;
     return b;
 }
@@ -1036,6 +1058,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         diag_error(loc, "expected %s before %s%s%s", list, what, note, hint);
     else
         diag_error(loc, "unexpected %s%s%s", what, note, hint);
+    if (found)
+        else_if_note(p);
     return 0;
 }
 
