@@ -453,6 +453,10 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                        }
         /* other languages' operators: said what CuPit writes, then read as
            that, so that one mistake gives one message */
+        "//" [^\n\x00]* {
+                         lex_error(lx, *loc, "'//' does not start a comment in CuPit: comments are written (* ... *)");
+                         continue; /* read as the comment it was meant to be */
+                       }
         "!="           { lex_error(lx, *loc, "'!=' is not CuPit: 'not equal' is written '<>'"); return TK_NE; }
         "=="           { lex_error(lx, *loc, "'==' is not CuPit: comparison is written '='"); return '='; }
         "&&"           { lex_error(lx, *loc, "'&&' is not CuPit: write AND"); return TK_AND; }
