@@ -70,6 +70,10 @@ struct Parser {
     Loc last_loc;
     Loc else_if;          /* an ELSE right before IF in the top-level
                              definition being parsed; line 0 if none */
+    bool pending;         /* a token held back by yylex for the next call */
+    int pending_tok;
+    LexToken pending_val;
+    Loc pending_loc;
 };
 
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p);
@@ -698,9 +702,59 @@ Object
 
 /* ==== Glue: scanner interface, list helpers, messages ==================== */
 
+/* Whether the next token of the source is ';' (blanks and comments
+   skipped; the scanner reports anything malformed when it gets there). */
+static bool semicolon_next(const Parser *p)
+{
+    const char *c = p->lex.cur;
+    for (;;) {
+        while (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r' || *c == '\f' || *c == '\v')
+            c++;
+        if (c[0] != '(' || c[1] != '*')
+            return *c == ';';
+        int depth = 0;
+        do {
+            if (c[0] == '(' && c[1] == '*')
+                depth++, c += 2;
+            else if (c[0] == '*' && c[1] == ')')
+                depth--, c += 2;
+            else if (*c)
+                c++;
+            else
+                return false;
+        } while (depth > 0);
+    }
+}
+
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
 {
-    int t = lex_next(&p->lex, &val->tok, loc);
+    int t;
+    if (p->pending) {
+        p->pending = false;
+        t = p->pending_tok;
+        val->tok = p->pending_val;
+        *loc = p->pending_loc;
+    } else {
+        t = lex_next(&p->lex, &val->tok, loc);
+        /* `END` at the end of a line, then a construct that can also be
+           END's optional keyword (`END` newline `IF x ...`): a keyword
+           after END is always followed by ';', so here the ';' after END
+           is missing. Said once, and the parser gets the ';'. */
+        if ((t == TK_IF || t == TK_REPEAT || t == TK_TYPE || t == TK_PROCEDURE ||
+             t == TK_MERGE) && p->last_tok == TK_END && loc->line > p->last_loc.line &&
+            !semicolon_next(p)) {
+            Loc after = p->last_loc;
+            after.col += 3;
+            p->lex.errors++; /* the parser stays quiet about this place */
+            diag_error(after, "expected ';' after 'END'");
+            p->pending = true;
+            p->pending_tok = t;
+            p->pending_val = val->tok;
+            p->pending_loc = *loc;
+            t = ';';
+            *loc = after;
+        }
+    }
     if (t == TK_IF && p->last_tok == TK_ELSE)
         p->else_if = p->last_loc;
     p->last_tok = t;
