@@ -1006,6 +1006,21 @@ static bool parse_opener(const yypcontext_t *ctx, Parser *p, int *token, Loc *lo
     return false;
 }
 
+/* Whether the parse is in a part after AND of a multi-object call: an AND
+   on the state stack since the statement began. */
+static bool in_multicall(const yypcontext_t *ctx, Parser *p)
+{
+    const yy_state_t *base = *(yy_state_t **)p->states;
+    for (const yy_state_t *s = ctx->yyssp; s > base; s--) {
+        yysymbol_kind_t sym = YY_ACCESSING_SYMBOL(*s);
+        if (sym == YYTRANSLATE(TK_AND))
+            return true;
+        if (sym == YYSYMBOL_StmtItems || sym == YYTRANSLATE(';'))
+            return false;
+    }
+    return false;
+}
+
 /* "identifier 'foo'", "'END'", "end of file": the lookahead for messages. */
 static const char *describe_lookahead(Parser *p, yysymbol_kind_t la)
 {
@@ -1089,6 +1104,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         hint = " (a nested '?:' needs parentheses)";
     else if (operand_expected && la == YYTRANSLATE(TK_UIDENT))
         hint = " (a conversion is not a primary: put the operand of a unary operator in parentheses)";
+    else if (n == 2 && has_token(expected, n, '.') && has_token(expected, n, '[')
+             && in_multicall(ctx, p))
+        hint = " (each part of 'a.p () AND b.q ()' is an object procedure call)";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
              && !has_token(expected, n, TK_UIDENT))
         hint = " (names of objects, fields and subroutines start with a lower-case letter)";
