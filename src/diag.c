@@ -236,9 +236,10 @@ static FILE *out(void)
     return options.out ? options.out : stderr;
 }
 
-/* Prints the source line of loc with a caret under its column.  Control
- * characters are shown as spaces so that the caret stays aligned.  A long
- * line is shown as a window of SHOW_WIDTH bytes around the column. */
+/* Prints the source line of loc with a caret under its column.  Tabs are
+ * kept in both lines and other control characters are shown as spaces, so
+ * that the caret stays aligned.  A long line is shown as a window of
+ * SHOW_WIDTH bytes around the column. */
 enum { SHOW_WIDTH = 160 };
 
 static void show_line(Loc loc)
@@ -274,7 +275,7 @@ static void show_line(Loc loc)
     fputs(lead, o);
     for (int i = from; i < to; i++) {
         unsigned char c = (unsigned char)s[i];
-        fputc(c < 0x20 || c == 0x7f ? ' ' : c, o);
+        fputc(c == '\t' ? '\t' : c < 0x20 || c == 0x7f ? ' ' : c, o);
     }
     if (to < width)
         fputs("...", o);
