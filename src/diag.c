@@ -237,8 +237,8 @@ static FILE *out(void)
 }
 
 /* Prints the source line of loc with a caret under its column.  Tabs are
- * kept in both lines and other control characters are shown as spaces, so
- * that the caret stays aligned.  A long line is shown as a window of
+ * kept in both lines, other control characters are shown as spaces and a
+ * UTF-8 character takes one column, so that the caret stays aligned.  A long line is shown as a window of
  * SHOW_WIDTH bytes around the column. */
 enum { SHOW_WIDTH = 160 };
 
@@ -282,8 +282,12 @@ static void show_line(Loc loc)
     fputc('\n', o);
     fputc(' ', o);
     fputs(from > 0 ? "   " : "", o);
-    for (int i = from + 1; i < col; i++)
-        fputc(s[i - 1] == '\t' ? '\t' : ' ', o);
+    for (int i = from + 1; i < col; i++) {
+        unsigned char c = (unsigned char)s[i - 1];
+        if ((c & 0xc0) == 0x80)
+            continue; /* a UTF-8 character is shown as one, not per byte */
+        fputc(c == '\t' ? '\t' : ' ', o);
+    }
     fputs(options.color ? "\033[1;32m^\033[0m\n" : "^\n", o);
 }
 
