@@ -206,9 +206,20 @@ void sema_wta(Ctx *c, Stmt *s)
     Ident pid = s->u.wta.proc;
     Symbol *p = sema_scope_find(et->members, pid.name);
     if (!p || p->kind != SYM_OBJPROC) {
-        if (sema_report_once(c, et, pid.name))
-            diag_error(pid.loc, "'%s' is not an object procedure of '%s'", pid.name,
+        if (p && p->redefined)
+            ; /* the duplicate definition has been reported */
+        else if (p)
+            diag_error(pid.loc, "'%s' is an %s of '%s', not an object procedure (WTA "
+                       "calls a procedure for the winner)", pid.name, sema_sym_what(p),
                        et->name);
+        else if (sema_report_once(c, et, pid.name)) {
+            diag_error(pid.loc, "type '%s' has no object procedure '%s'", et->name,
+                       pid.name);
+            const char *near = sema_closest_in(et->members, pid.name, SYMS(SYM_OBJPROC),
+                                               false, false);
+            if (near)
+                diag_note(pid.loc, "did you mean '%s'?", near);
+        }
         for (int i = 0; i < s->u.wta.args.len; i++)
             sema_analyze_expr(c, VEC_AT(s->u.wta.args, i, Expr));
         return;
