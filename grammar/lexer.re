@@ -104,6 +104,28 @@ static bool word_is(const char *s, size_t n, const char *word)
     return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
+/* Whether the all-caps word just scanned stands where a type name does:
+ * after TYPE, OF, IN or OUT, or before VAR, CONST, IO, FUNCTION, REDUCTION
+ * or WTA. */
+static bool type_name_place(const Lexer *lx)
+{
+    if (lx->prev == TK_TYPE || lx->prev == TK_OF || lx->prev == TK_IN || lx->prev == TK_OUT)
+        return true;
+    const char *c = lx->cur;
+    while (*c == ' ' || *c == '\t')
+        c++;
+    static const char *const after[] = {"VAR", "CONST", "IO", "FUNCTION", "REDUCTION", "WTA"};
+    size_t n = 0;
+    while (c[n] >= 'A' && c[n] <= 'Z')
+        n++;
+    if ((c[n] >= 'a' && c[n] <= 'z') || (c[n] >= '0' && c[n] <= '9'))
+        return false;
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++)
+        if (word_is(c, n, after[i]))
+            return true;
+    return false;
+}
+
 /* Reports an all-caps word that is no keyword.  Likely slips get a hint and
  * a repair, so that parsing goes on as meant: END glued to its keyword,
  * a keyword of a related language, or a predefined type name in capitals.
@@ -151,6 +173,23 @@ static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
             lx->cur = s + 3; /* go on with END, then the keyword */
             return TK_END;
         }
+    }
+    const char *text = intern_cstr(lx->arena, word);
+    bool known = false;
+    for (int i = 0; i < lx->ntype_words; i++)
+        known |= lx->type_words[i] == text;
+    if (known || type_name_place(lx)) {
+        /* `TYPE MLP IS ...`, `MLP VAR net;`: meant as a type name, and so
+           is the same word everywhere else */
+        char *name = arena_strndup(lx->arena, s, n);
+        for (size_t k = 1; k < n; k++)
+            name[k] = (char)(name[k] - 'A' + 'a');
+        lex_error(lx, loc, "unknown keyword '%s' (all-capital words are keywords; a type "
+                  "name needs a lower-case letter or digit, e.g. '%s')", word, name);
+        if (!known && lx->ntype_words < (int)(sizeof lx->type_words / sizeof lx->type_words[0]))
+            lx->type_words[lx->ntype_words++] = text;
+        val->text = text;
+        return TK_UIDENT;
     }
     lex_error(lx, loc, "unknown keyword '%s'", word);
     return 0;

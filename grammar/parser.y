@@ -759,6 +759,7 @@ static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
         p->else_if = p->last_loc;
     p->last_tok = t;
     p->last_loc = *loc;
+    p->lex.prev = t;
     return t;
 }
 

@@ -38,6 +38,10 @@ typedef struct Lexer {
     const char *line_start; /* first byte of the current line */
     int line;
     int errors;             /* lexical errors reported so far */
+    int prev;               /* the token before this one (set by the parser;
+                               0 if unknown) */
+    const char *type_words[16]; /* all-caps words read as type names */
+    int ntype_words;
 } Lexer;
 
 void lex_init(Lexer *lx, const SourceFile *file, Arena *arena);
