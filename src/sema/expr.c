@@ -461,8 +461,18 @@ static Type *connaddr_expr(Ctx *c, Expr *e)
 
 static Type *op_error(Loc at, const char *op, const Type *a, const Type *b, Ctx *c)
 {
+    /* the mixes other languages allow, with what CuPit writes instead */
+    bool arith = strchr("+-*/=<>.", op[0]) != NULL;
+    const char *hint = "";
+    if (b && arith && ((type_is_integral(a) && b->kind == TY_REAL) ||
+                       (a->kind == TY_REAL && type_is_integral(b))))
+        hint = " (integral and Real operands never mix: convert one, e.g. Real (n), "
+               "or write a Real denoter such as 1.0)";
+    else if (b && a->kind == TY_BOOL && b->kind == TY_BOOL && (strcmp(op, "=") == 0 || strcmp(op, "<>") == 0))
+        hint = " (Bool values are not compared: write b or NOT b, and XOR for 'differ')";
     if (b)
-        diag_error(at, "operator '%s' cannot be applied to %s and %s", op, a->name, b->name);
+        diag_error(at, "operator '%s' cannot be applied to %s and %s%s", op, a->name, b->name,
+                   hint);
     else
         diag_error(at, "operator '%s' cannot be applied to %s", op, a->name);
     return builtin(c, TY_ERROR);
