@@ -269,6 +269,8 @@ void lw_bare_add(Lw *lw, LwBare *b, Expr *idx);
 void lw_bare_copy(Lw *lw, LwBare *b, Loc loc);
 void lw_bare_end(Lw *lw, LwBare *b);
 void lw_for_var_once(Lw *lw, Expr *var, LwBare *b, Loc loc);
+/* the FOR variable's next value; stop: whether the round was the last */
+IrExpr *lw_for_step(Lw *lw, Expr *var, bool down, IrVar *stop, Loc loc);
 
 /* ---- lw_lanes.c ---- */
 void lw_lane_body(Lw *lw, IrFunc *f);

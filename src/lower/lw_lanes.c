@@ -1047,7 +1047,7 @@ static void lane_for(Lw *lw, Stmt *s)
     IrModule *m = M(lw);
     Expr *var = s->u.for_.var;
     bool down = s->u.for_.dir == FOR_DOWNTO;
-    const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64), *u64 = ir_t(m, IRT_U64);
+    const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64);
     IrVar *mk = cur_mask(lw);
     IrStmt *saved = lw_open(lw, s->loc);
     /* i := f; t2 := t (semantics 8.6): a lane call in t runs after the
@@ -1126,9 +1126,7 @@ static void lane_for(Lw *lw, Stmt *s)
         IrVar *stop = lw_decl(lw, "stop", bt, ir_binary(m, IROP_EQ, bt, lw_lvalue(lw, var), at(lw, to)),
                               s->loc);
         stop->is_const = true;
-        IrExpr *step = ir_binary(m, down ? IROP_SUB : IROP_ADD, u64,
-                                 ir_cast(m, u64, lw_i64(lw, lw_lvalue(lw, var))), ir_int(m, u64, 1));
-        lw_assign(lw, lw_lvalue(lw, var), ir_cast(m, lw_vt(lw, var->type), step), s->loc);
+        lw_assign(lw, lw_lvalue(lw, var), lw_for_step(lw, var, down, stop, s->loc), s->loc);
         IrStmt *s3 = open_if(lw, ir_ref(m, stop), s->loc);
         lw_assign(lw, at(lw, ml), ir_i32(m, 0), s->loc);
         lw_close(lw, s3);

@@ -1215,12 +1215,29 @@ static void stmt(Lw *lw, Stmt *s);
 /* FOR v := a TO b: semantics 8.6, after the last round v is one past the
  * bound; the step wraps like the type's arithmetic, so a bound at the
  * type's end ends the loop instead of running on. */
+/* The FOR variable plus (minus) one (semantics 8.6).  The step after the
+ * last round (stop) wraps like the variable's type, so that a bound at the
+ * end of the range ends the loop; any other step that leaves the range is
+ * an integer overflow (checked with --check-overflow, as for `i += 1`). */
+IrExpr *lw_for_step(Lw *lw, Expr *var, bool down, IrVar *stop, Loc loc)
+{
+    IrModule *m = M(lw);
+    const IrType *i64 = ir_t(m, IRT_I64), *u64 = ir_t(m, IRT_U64), *vt = lw_vt(lw, var->type);
+    IrExpr *wrap = ir_cast(m, vt, ir_binary(m, down ? IROP_SUB : IROP_ADD, u64,
+                                            ir_cast(m, u64, lw_i64(lw, lw_lvalue(lw, var))),
+                                            ir_int(m, u64, 1)));
+    IrExpr *checked = lw_chk(lw, var->type, loc,
+                             ir_binary(m, down ? IROP_SUB : IROP_ADD, i64,
+                                       lw_i64(lw, lw_lvalue(lw, var)), ir_int(m, i64, 1)));
+    return ir_cond(m, vt, ir_ref(m, stop), wrap, checked);
+}
+
 static void for_stmt(Lw *lw, Stmt *s)
 {
     IrModule *m = M(lw);
     Expr *var = s->u.for_.var;
     bool down = s->u.for_.dir == FOR_DOWNTO;
-    const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64), *u64 = ir_t(m, IRT_U64);
+    const IrType *bt = ir_t(m, IRT_BOOL), *i64 = ir_t(m, IRT_I64);
     IrStmt *saved = lw_open(lw, s->loc);
     /* a variable through the bare network variable: every assignment of it
        reaches every replicate (the body may read it in each) */
@@ -1261,9 +1278,7 @@ static void for_stmt(Lw *lw, Stmt *s)
     IrVar *stop = lw_decl(lw, "stop", ir_t(m, IRT_BOOL),
                           ir_binary(m, IROP_EQ, bt, lw_lvalue(lw, var), ir_ref(m, to)), s->loc);
     stop->is_const = true;
-    IrExpr *step = ir_binary(m, down ? IROP_SUB : IROP_ADD, u64,
-                             ir_cast(m, u64, lw_i64(lw, lw_lvalue(lw, var))), ir_int(m, u64, 1));
-    lw_assign(lw, lw_lvalue(lw, var), ir_cast(m, lw_vt(lw, var->type), step), s->loc);
+    lw_assign(lw, lw_lvalue(lw, var), lw_for_step(lw, var, down, stop, s->loc), s->loc);
     if (all)
         lw_bare_copy(lw, &bare, s->loc);
     IrStmt *st = lw_add(lw, IRS_IF, s->loc);
