@@ -960,6 +960,19 @@ static void connaddr_assign(Lw *lw, Stmt *s)
     LowerNet *ln, *tln;
     lw_net_object(lw, fg->u.select.obj, &netx, &repx, &ln);
     lw_net_object(lw, tg->u.select.obj, &tnetx, &trepx, &tln);
+    /* A value that may move network storage (a central-agent function that
+     * REPLICATEs, or one that reaches EXTEND, CONNECT, DISCONNECT or node
+     * copies) is evaluated before the connection is looked up, as in
+     * assign_stmt: the record the helper returns lives in the bundle's
+     * storage, which the value's calls may free. */
+    Expr *v = s->u.assign.value;
+    IrStmt *saved = lw_storage_may_move(lw) && lw_moves_storage(v) ? lw_open(lw, s->loc) : NULL;
+    IrExpr *val = NULL;
+    if (saved) {
+        IrVar *tv = lw_decl(lw, "val", lw_vt(lw, v->type), lw_expr(lw, v), s->loc);
+        tv->is_const = true;
+        val = lw_convert_to(lw, ir_ref(m, tv), v->type, from->sym->type);
+    }
     /* The address names the network's only exemplar (the helper refuses a
      * replicated network), but a side written net[i] still evaluates and
      * checks its replicate subscript (§10.3.3): net[1] of an unreplicated
@@ -975,7 +988,9 @@ static void connaddr_assign(Lw *lw, Stmt *s)
                           IR_ARGS(netx, ir_i32(m, b), lw_expr(lw, fs->u.subscript.index),
                                   lw_expr(lw, ts->u.subscript.index), lw_pos(lw, s->loc)));
     lw_assign(lw, ir_deref(m, ir_cast(m, ir_t_ptr(m, T, false), p)),
-              lw_expr_as(lw, s->u.assign.value, from->sym->type), s->loc);
+              val ? val : lw_expr_as(lw, v, from->sym->type), s->loc);
+    if (saved)
+        lw_close(lw, saved);
 }
 
 /* `lv op= value` for an assignment statement; the address of lv is
