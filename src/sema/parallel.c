@@ -475,6 +475,16 @@ void sema_extend(Ctx *c, Stmt *s)
     integral_count(c, s->u.replicate.count, false, "EXTEND");
 }
 
+/* How a hint writes the subscript ix: its number, its name, else dflt. */
+static const char *index_text(const Expr *ix, char *buf, size_t n, const char *dflt)
+{
+    if (ix->kind == EXPR_INT) {
+        snprintf(buf, n, "%llu", (unsigned long long)ix->u.int_lit.value);
+        return buf;
+    }
+    return ix->kind == EXPR_NAME ? ix->u.name.name : dflt;
+}
+
 /* ME.g[...].i with i an interface of the given mode; returns its type. */
 static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
                              const char *which)
@@ -493,13 +503,19 @@ static Type *connect_operand(Ctx *c, Expr *e, IfaceMode mode, const char *stmt,
     if (!et && pv->kind == EXPR_SUBSCRIPT && sema_object_root(pv)->kind == EXPR_ME) {
         /* suggest the slice of the very node the user wrote where we can */
         const Expr *grp = pv->u.subscript.obj, *ix = pv->u.subscript.index;
-        char num[24];
-        const char *at = ix->kind == EXPR_NAME ? ix->u.name.name : "i";
-        if (ix->kind == EXPR_INT) {
-            snprintf(num, sizeof num, "%llu", (unsigned long long)ix->u.int_lit.value);
-            at = num;
-        }
-        if (grp->kind == EXPR_SELECT && grp->u.select.obj->kind == EXPR_ME)
+        char num[24], row[24];
+        const char *at = index_text(ix, num, sizeof num, "i");
+        bool grid = ix->kind == EXPR_BINARY && ix->u.binary.op == OP_GRID_INDEX;
+        if (grid && grp->kind == EXPR_SELECT && grp->u.select.obj->kind == EXPR_ME) {
+            /* a node of a grid, ME.g[r][c] (sema made it ME.g[node (r, c)]):
+               ME.g[r...r] would be the whole row r */
+            const char *r = index_text(ix->u.binary.lhs, row, sizeof row, "i");
+            at = index_text(ix->u.binary.rhs, num, sizeof num, "j");
+            diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
+                       "for one node of a grid write a slice of its row, e.g. "
+                       "ME.%s[%s][%s...%s].%s", stmt, grp->u.select.elem.name, r, at, at,
+                       id.name);
+        } else if (grp->kind == EXPR_SELECT && grp->u.select.obj->kind == EXPR_ME)
             diag_error(e->loc, "the operands of %s must be interfaces of ME's node groups; "
                        "for one node%s%s write a slice, e.g. ME.%s[%s...%s].%s", stmt,
                        ix->kind == EXPR_INT ? "" : " ", ix->kind == EXPR_INT ? "" : at,
