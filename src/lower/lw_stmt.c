@@ -29,6 +29,46 @@ static IrVar *fresh(Lw *lw, const char *stem, const IrType *t)
     return ir_fresh(M(lw), cur_fn(lw), stem, t);
 }
 
+/* The interval of a slice, evaluated once into a constant temporary. */
+static IrVar *range_value(Lw *lw, Expr *range, Loc loc)
+{
+    const IrType *ivt = lw_vt(lw, lw->si->builtin[TY_INTERVAL]);
+    IrVar *s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
+    s->is_const = true;
+    return s;
+}
+
+/* Declares lo/hi as 0 and count-1. */
+static void range_all(Lw *lw, IrExpr *count, IrVar **lo, IrVar **hi, Loc loc)
+{
+    IrModule *m = M(lw);
+    const IrType *i32 = ir_t(m, IRT_I32);
+    *lo = lw_decl(lw, "lo", i32, ir_i32(m, 0), loc);
+    *hi = lw_decl(lw, "hi", i32, ir_binary(m, IROP_SUB, i32, ir_cast(m, i32, count), ir_i32(m, 1)), loc);
+}
+
+/* Narrows lo/hi to the interval s. */
+static void range_clip(Lw *lw, IrVar *s, IrVar *lo, IrVar *hi, Loc loc)
+{
+    IrModule *m = M(lw);
+    const IrType *i32 = ir_t(m, IRT_I32);
+    IrExpr *mn = ir_member(m, ir_ref(m, s), "min", i32), *mx = ir_member(m, ir_ref(m, s), "max", i32);
+    IrStmt *a = lw_add(lw, IRS_IF, loc);
+    a->a = ir_binary(m, IROP_GT, ir_t(m, IRT_BOOL), mn, ir_ref(m, lo));
+    a->then = ir_block(m, loc);
+    IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
+    as->a = ir_ref(m, lo);
+    as->b = ir_member(m, ir_ref(m, s), "min", i32);
+    ir_append(m, a->then, as);
+    IrStmt *b = lw_add(lw, IRS_IF, loc);
+    b->a = ir_binary(m, IROP_LT, ir_t(m, IRT_BOOL), mx, ir_ref(m, hi));
+    b->then = ir_block(m, loc);
+    IrStmt *bs = ir_s(m, IRS_ASSIGN, loc);
+    bs->a = ir_ref(m, hi);
+    bs->b = ir_member(m, ir_ref(m, s), "max", i32);
+    ir_append(m, b->then, bs);
+}
+
 /* Declares lo/hi clipped to [0, count-1] (and to the interval, if any).
  * An interval that may move storage (lw_moves_storage: its bounds call a
  * function that deletes or copies nodes or replicates the network) is
@@ -36,34 +76,15 @@ static IrVar *fresh(Lw *lw, const char *stem, const IrType *t)
  * there is afterwards. */
 void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc loc)
 {
-    IrModule *m = M(lw);
-    const IrType *i32 = ir_t(m, IRT_I32);
-    const IrType *ivt = range ? lw_vt(lw, lw->si->builtin[TY_INTERVAL]) : NULL;
     IrVar *s = NULL;
     if (range && lw_storage_may_move(lw) && lw_moves_storage(range))
-        s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
-    *lo = lw_decl(lw, "lo", i32, ir_i32(m, 0), loc);
-    *hi = lw_decl(lw, "hi", i32, ir_binary(m, IROP_SUB, i32, ir_cast(m, i32, count), ir_i32(m, 1)), loc);
+        s = range_value(lw, range, loc);
+    range_all(lw, count, lo, hi, loc);
     if (!range)
         return;
     if (!s)
-        s = lw_decl(lw, "sl", ivt, lw_expr_as(lw, range, lw->si->builtin[TY_INTERVAL]), loc);
-    s->is_const = true;
-    IrExpr *mn = ir_member(m, ir_ref(m, s), "min", i32), *mx = ir_member(m, ir_ref(m, s), "max", i32);
-    IrStmt *a = lw_add(lw, IRS_IF, loc);
-    a->a = ir_binary(m, IROP_GT, ir_t(m, IRT_BOOL), mn, ir_ref(m, *lo));
-    a->then = ir_block(m, loc);
-    IrStmt *as = ir_s(m, IRS_ASSIGN, loc);
-    as->a = ir_ref(m, *lo);
-    as->b = ir_member(m, ir_ref(m, s), "min", i32);
-    ir_append(m, a->then, as);
-    IrStmt *b = lw_add(lw, IRS_IF, loc);
-    b->a = ir_binary(m, IROP_LT, ir_t(m, IRT_BOOL), mx, ir_ref(m, *hi));
-    b->then = ir_block(m, loc);
-    IrStmt *bs = ir_s(m, IRS_ASSIGN, loc);
-    bs->a = ir_ref(m, *hi);
-    bs->b = ir_member(m, ir_ref(m, s), "max", i32);
-    ir_append(m, b->then, bs);
+        s = range_value(lw, range, loc);
+    range_clip(lw, s, *lo, *hi, loc);
 }
 
 /* Evaluates call arguments once into temporaries (broadcast to every
@@ -853,8 +874,26 @@ static void connect_stmt(Lw *lw, Stmt *s)
     IrStmt *saved = lw_open(lw, s->loc);
     IrExpr *netx = ir_ref(m, lw->fn->net_v);
     IrVar *slo, *shi, *dlo, *dhi;
-    lw_range(lw, sr, ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, sg), NULL), &slo, &shi, s->loc);
-    lw_range(lw, dr, ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, dg), NULL), &dlo, &dhi, s->loc);
+    IrExpr *scount = ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, sg), NULL);
+    IrExpr *dcount = ir_netinfo(m, IRN_COUNT, netx, ir_i32(m, dg), NULL);
+    if (lw_storage_may_move(lw) && ((sr && lw_moves_storage(sr)) || (dr && lw_moves_storage(dr)))) {
+        /* A bound that deletes or copies nodes (a network function) may
+           change either group: both intervals first, then both ranges
+           from the sizes there are afterwards (an all-slice ME.a[] is
+           every node of a when the statement runs, as a slice whose own
+           bounds moved storage is clipped afterwards, lw_range). */
+        IrVar *ss = sr ? range_value(lw, sr, s->loc) : NULL;
+        IrVar *ds = dr ? range_value(lw, dr, s->loc) : NULL;
+        range_all(lw, scount, &slo, &shi, s->loc);
+        if (ss)
+            range_clip(lw, ss, slo, shi, s->loc);
+        range_all(lw, dcount, &dlo, &dhi, s->loc);
+        if (ds)
+            range_clip(lw, ds, dlo, dhi, s->loc);
+    } else {
+        lw_range(lw, sr, scount, &slo, &shi, s->loc);
+        lw_range(lw, dr, dcount, &dlo, &dhi, s->loc);
+    }
     lw_eval(lw, ir_helper(m, s->kind == STMT_CONNECT ? IRH_CONNECT : IRH_DISCONNECT, ir_t(m, IRT_VOID),
                           IR_ARGS(netx, ir_i32(m, b), ir_ref(m, slo), ir_ref(m, shi), ir_ref(m, dlo),
                                   ir_ref(m, dhi), lw_pos(lw, s->loc))),
