@@ -37,10 +37,11 @@ void rt_request_conn_replicate(rt_net *net, int32_t b, int32_t k, int32_t n,
     rt_bundle *bd = &net->bundles[b];
     if (k < 0 || k >= bd->nconn)
         rt_index_error(where, "connection", k, bd->nconn);
-    if (n == 0) {
-        bd->dead[k] = 1;
+    /* the last request of the call counts, as for nodes: INTO 0 and then
+       INTO 1 (through two procedures) leaves the connection */
+    bd->dead[k] = n == 0;
+    if (n == 0)
         __atomic_store_n(&bd->any_dead, true, __ATOMIC_RELAXED);
-    }
 }
 
 /* Removes the connections of bundle b marked dead. */

@@ -320,6 +320,23 @@ START_TEST(test_storage_conn_delete_compacts)
 }
 END_TEST
 
+START_TEST(test_storage_conn_last_request_counts)
+{
+    rt_extend(&net, IN, 2, HERE);
+    rt_extend(&net, HID, 1, HERE);
+    rt_connect(&net, IN_HID, 0, 1, 0, 0, HERE);
+    rt_request_conn_replicate(&net, IN_HID, 0, 0, HERE); /* INTO 0, then INTO 1 */
+    rt_request_conn_replicate(&net, IN_HID, 0, 1, HERE);
+    rt_request_conn_replicate(&net, IN_HID, 1, 1, HERE); /* INTO 1, then INTO 0 */
+    rt_request_conn_replicate(&net, IN_HID, 1, 0, HERE);
+    rt_commit_topology(&net, HERE);
+    ck_assert_int_eq(net.bundles[IN_HID].nconn, 1);
+    ck_assert_int_ge(find_conn(&net, IN_HID, 0, 0), 0);
+    ck_assert_int_lt(find_conn(&net, IN_HID, 1, 0), 0);
+    check_invariants(&net);
+}
+END_TEST
+
 START_TEST(test_storage_conn_and_node_requests_together)
 {
     rt_extend(&net, IN, 2, HERE);
@@ -607,6 +624,7 @@ static Suite *storage_suite(void)
     tcase_add_test(tc, test_storage_node_replicate_renumbering);
     tcase_add_test(tc, test_storage_node_self_delete_removes_connections);
     tcase_add_test(tc, test_storage_conn_delete_compacts);
+    tcase_add_test(tc, test_storage_conn_last_request_counts);
     tcase_add_test(tc, test_storage_conn_and_node_requests_together);
     tc = fixture_case(s, "errors");
     tcase_add_test(tc, test_storage_runtime_errors);
