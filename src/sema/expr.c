@@ -338,6 +338,18 @@ static Type *subscript_expr(Ctx *c, Expr *e)
         diag_error(idx->loc, "an object of type %s cannot be subscripted", ot->name);
         return error_type(c, e);
     }
+    if (!net && type_is_node_collection(ot)) {
+        /* the nodes of ME's groups and node arrays are merged by their own
+           type's MERGE, pair by pair after the network's (§8.10); a MERGE
+           procedure sees only the data elements of the two records */
+        const char *what = "a node of a group or node array";
+        if (c->kind == CTX_MERGE) {
+            diag_error(e->loc, "%s cannot be used in a MERGE procedure (it merges the "
+                       "data elements of two replicates, outside any network call)", what);
+            return error_type(c, e);
+        }
+        sema_note_net_use(c, e->loc, what);
+    }
     if (type_is_error(it))
         return error_type(c, e);
     bool slice = type_is_int_interval(it);
