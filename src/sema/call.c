@@ -45,9 +45,18 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
         if (f->access == ACCESS_CONST && type_is_node_array(f->type)) {
             /* EXTERNAL subroutines may take a whole node array (§2.4) */
             Type *t = sema_analyze_expr(c, a);
-            if (!type_is_error(t) && (a->cat != VC_OBJECT || t != f->type))
+            if (!type_is_error(t) && (a->cat != VC_OBJECT || t != f->type)) {
                 diag_error(a->loc, "argument %d of '%s' must be a node array of type %s",
                            i + 1, callee->name, f->type->name);
+                continue;
+            }
+            /* its nodes, like a single node of it (expr.c, subscript_expr) */
+            if (!type_is_error(t) && c->kind == CTX_MERGE)
+                diag_error(a->loc, "a node array cannot be used in a MERGE procedure (it "
+                           "merges the data elements of two replicates, outside any "
+                           "network call)");
+            else if (!type_is_error(t))
+                sema_note_net_use(c, a->loc, "a node array");
             continue;
         }
         if (f->access == ACCESS_CONST) {
