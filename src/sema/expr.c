@@ -338,10 +338,11 @@ static Type *subscript_expr(Ctx *c, Expr *e)
         diag_error(idx->loc, "an object of type %s cannot be subscripted", ot->name);
         return error_type(c, e);
     }
-    if (!net && type_is_node_collection(ot)) {
+    if (!net && type_is_node_collection(ot) && !type_is_node_grid(ot)) {
         /* the nodes of ME's groups and node arrays are merged by their own
            type's MERGE, pair by pair after the network's (§8.10); a MERGE
-           procedure sees only the data elements of the two records */
+           procedure sees only the data elements of the two records.  A row
+           of a grid is no node yet: MAXINDEX (ME.grid[i]) is its size */
         const char *what = "a node of a group or node array";
         if (c->kind == CTX_MERGE) {
             diag_error(e->loc, "%s cannot be used in a MERGE procedure (it merges the "
