@@ -671,7 +671,8 @@ static IrExpr *unary(Lw *lw, Expr *e)
     case OP_NEG:
         if (type_is_integral(e->type))
             return lw_chk(lw, e->type, e->loc, ir_unary(m, IROP_NEG, ir_t(m, IRT_I64), lw_i64(lw, x)));
-        return ir_unary(m, IROP_NEG, t, x);
+        /* §9: `-a` is `0 - a`, so -(0.0) is +0.0, not IEEE's -0.0 */
+        return ir_binary(m, IROP_SUB, t, ir_real(m, t, 0.0), x);
     case OP_MIN:
         return ir_member(m, x, "min", t);
     case OP_MAX:

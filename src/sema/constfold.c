@@ -109,7 +109,7 @@ static void fold_unary(Expr *e)
     case OP_BITNOT: set_int(e, ~a->const_int); break;
     case OP_NEG:
         if (e->type->kind == TY_REAL)
-            set_real(e, -a->const_real);
+            set_real(e, 0.0 - a->const_real); /* §9: 0 - a, so -(0.0) is +0.0 */
         else
             int_result(e, -a->const_int, false);
         break;
