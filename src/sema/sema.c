@@ -47,6 +47,10 @@ static void check_program(SemaInfo *si, const Program *prog)
     if (!p) {
         diag_error(loc_at(prog->file, 0, 0), "the program has no procedure 'program' "
                    "(execution starts there)");
+        const char *near = sema_closest_in(si->globals, "program", SYMS(SYM_PROC), false, false);
+        if (near) /* `PROCEDURE progam () IS ...` */
+            diag_note(sema_scope_find(si->globals, near)->loc, "did you mean '%s' to be "
+                      "'program'?", near);
         return;
     }
     if (p->kind != SYM_PROC) {
