@@ -57,7 +57,7 @@ typedef struct Options {
     int builtins; /* -1: default (on unless user C or object files are given) */
     bool debug;
     bool verbose;
-    bool wall;      /* -Wall / -Wextra: the warnings of src/sema/warnings.c */
+    unsigned warn;  /* SEMA_WARN_*: -Wall / -Wextra, -WNAME, -Wno-NAME (src/sema/warnings.c) */
     bool werror;    /* -Werror */
     bool no_warn;   /* -w */
     const char *opt_level;
@@ -99,6 +99,10 @@ static void usage(FILE *out)
           "  -Wall, -Wextra     warn about unused variables and parameters, values set\n"
           "                     and never read, MERGE sums that grow without bound,\n"
           "                     real denoters beyond the Real range (infinity)\n"
+          "  -WNAME, -Wno-NAME  turn one warning on / off, NAME as a warning names it:\n"
+          "                     unused-variable, unused-but-set-variable,\n"
+          "                     unused-parameter (all three: unused),\n"
+          "                     merge-accumulates, real-infinity\n"
           "  -Werror            make warnings errors;  -w  no warnings\n"
           "  --no-line          no #line directives in the generated C\n"
           "  --no-openmp        build without OpenMP (serial program)\n"
@@ -284,10 +288,12 @@ static int parse_args(int argc, char **argv, Options *o)
             o->debug = true;
         } else if (strcmp(a, "-v") == 0) {
             o->verbose = true;
-        } else if (strcmp(a, "-Wall") == 0 || strcmp(a, "-Wextra") == 0) {
-            o->wall = true;
         } else if (strcmp(a, "-Werror") == 0) {
             o->werror = true;
+        } else if (strncmp(a, "-Wno-", 5) == 0 && sema_warning_flags(a + 5)) {
+            o->warn &= ~sema_warning_flags(a + 5);
+        } else if (strncmp(a, "-W", 2) == 0 && sema_warning_flags(a + 2)) {
+            o->warn |= sema_warning_flags(a + 2);
         } else if (strcmp(a, "-w") == 0) {
             o->no_warn = true;
         } else if (strcmp(a, "-O0") == 0 || strcmp(a, "-O1") == 0 || strcmp(a, "-O2") == 0 ||
@@ -679,7 +685,7 @@ static int compile(int argc, char **argv)
     } else if (opt.dump_parse) {
         ast_dump(stdout, prog, NULL);
     } else if (!sema_analyze(prog, arena) || diag_error_count() > 0 ||
-               (opt.wall && (sema_warnings(prog), diag_error_count() > 0))) {
+               (opt.warn && (sema_warnings(prog, opt.warn), diag_error_count() > 0))) {
         status = EXIT_INPUT_ERROR; /* -Werror: warnings count as errors */
     } else if (opt.dump_ast) {
         ast_dump(stdout, prog, sema_type_name);

@@ -283,10 +283,24 @@ typedef struct SemaInfo {
 /* Analyses the whole program, reporting through diag.h.  Returns false if
  * any error was reported.  Also stores the result in prog->sema. */
 bool sema_analyze(Program *prog, Arena *arena);
-/* The warnings of -Wall on an analysed program (src/sema/warnings.c):
- * unused variables and parameters, values stored and never read, and
- * MERGE procedures that add up an element nothing ever resets. */
-void sema_warnings(Program *prog);
+/* The warnings of -Wall, one bit each; -WNAME turns one on, -Wno-NAME off. */
+enum {
+    SEMA_WARN_UNUSED_VARIABLE = 1u << 0,    /* -Wunused-variable */
+    SEMA_WARN_UNUSED_BUT_SET = 1u << 1,     /* -Wunused-but-set-variable */
+    SEMA_WARN_UNUSED_PARAMETER = 1u << 2,   /* -Wunused-parameter */
+    SEMA_WARN_MERGE_ACCUMULATES = 1u << 3,  /* -Wmerge-accumulates */
+    SEMA_WARN_REAL_INFINITY = 1u << 4,      /* -Wreal-infinity */
+    SEMA_WARN_ALL = (1u << 5) - 1,          /* -Wall, -Wextra */
+};
+/* The bits of warning NAME (the text after -W or -Wno-: "unused-variable",
+ * "unused" for the three unused-* ones, "all", "extra"); 0 if there is no
+ * such warning. */
+unsigned sema_warning_flags(const char *name);
+/* The warnings of the bits in `which` on an analysed program
+ * (src/sema/warnings.c): unused variables and parameters, values stored and
+ * never read, MERGE procedures that add up an element nothing ever resets,
+ * real denoters beyond the largest Real. */
+void sema_warnings(Program *prog, unsigned which);
 /* Frees what only analysis and its warnings need: Program.syntax (the lists
  * it names become empty); SemaInfo.temp, i.e. the scopes (SemaInfo.globals
  * and Type.members are set to NULL), SubrInfo.an (set to NULL) and the use

@@ -14,6 +14,8 @@
  *                            an input assignment count as resets.
  *   -Wreal-infinity          a real denoter beyond the largest Real
  *                            (1.0e39): its value is infinity (docs/lexical.md) */
+#include <string.h>
+
 #include "sema_internal.h"
 
 /* Whether e names element elem somewhere (ME.e := ME.e + x is an update). */
@@ -104,7 +106,7 @@ static bool has_body(const Symbol *s)
     return s->decl && !s->sub->external && s->decl->u.subr.body;
 }
 
-static void locals(SemaInfo *si, const Symbol *subr)
+static void locals(SemaInfo *si, const Symbol *subr, unsigned which)
 {
     for (int i = 0; i < subr->sub->an->locals.len; i++) {
         const Symbol *v = VEC_AT(subr->sub->an->locals, i, Symbol);
@@ -112,11 +114,12 @@ static void locals(SemaInfo *si, const Symbol *subr)
             continue;
         const SymUse *use = sema_use(si, v);
         if (v->kind == SYM_PARAM) {
-            if (use->reads <= 0 && use->writes == 0)
+            if (use->reads <= 0 && use->writes == 0 && (which & SEMA_WARN_UNUSED_PARAMETER))
                 diag_warning(v->loc, "unused parameter '%s' [-Wunused-parameter]", v->name);
         } else if (use->reads <= 0 && use->writes == 0) {
-            diag_warning(v->loc, "unused variable '%s' [-Wunused-variable]", v->name);
-        } else if (use->reads <= 0) {
+            if (which & SEMA_WARN_UNUSED_VARIABLE)
+                diag_warning(v->loc, "unused variable '%s' [-Wunused-variable]", v->name);
+        } else if (use->reads <= 0 && (which & SEMA_WARN_UNUSED_BUT_SET)) {
             diag_warning(v->loc, "variable '%s' is set but never read "
                          "[-Wunused-but-set-variable]", v->name);
         }
@@ -138,7 +141,26 @@ static void merge_counters(SemaInfo *si, const Type *t)
     }
 }
 
-void sema_warnings(Program *prog)
+unsigned sema_warning_flags(const char *name)
+{
+    static const struct { const char *name; unsigned flags; } names[] = {
+        {"all", SEMA_WARN_ALL},
+        {"extra", SEMA_WARN_ALL},
+        {"unused", SEMA_WARN_UNUSED_VARIABLE | SEMA_WARN_UNUSED_BUT_SET |
+                   SEMA_WARN_UNUSED_PARAMETER},
+        {"unused-variable", SEMA_WARN_UNUSED_VARIABLE},
+        {"unused-but-set-variable", SEMA_WARN_UNUSED_BUT_SET},
+        {"unused-parameter", SEMA_WARN_UNUSED_PARAMETER},
+        {"merge-accumulates", SEMA_WARN_MERGE_ACCUMULATES},
+        {"real-infinity", SEMA_WARN_REAL_INFINITY},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i].name) == 0)
+            return names[i].flags;
+    return 0;
+}
+
+void sema_warnings(Program *prog, unsigned which)
 {
     SemaInfo *si = prog->sema;
     if (!si || !si->temp)
@@ -146,11 +168,12 @@ void sema_warnings(Program *prog)
     for (int i = 0; i < si->subrs.len; i++) {
         const Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (has_body(s))
-            locals(si, s);
+            locals(si, s, which);
     }
-    for (int i = 0; i < si->types.len; i++)
-        merge_counters(si, VEC_AT(si->types, i, Type));
-    for (int i = 0; i < si->inf_reals.len; i++) {
+    if (which & SEMA_WARN_MERGE_ACCUMULATES)
+        for (int i = 0; i < si->types.len; i++)
+            merge_counters(si, VEC_AT(si->types, i, Type));
+    for (int i = 0; (which & SEMA_WARN_REAL_INFINITY) && i < si->inf_reals.len; i++) {
         const Expr *e = VEC_AT(si->inf_reals, i, Expr);
         diag_warning(e->loc, "real denoter '%s' is beyond the largest Real (3.4028235e+38): "
                      "its value is infinity [-Wreal-infinity]",

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ast_set_arena(arena);
     Program *prog = parse_program(src, arena);
     if (diag_error_count() == 0 && sema_analyze(prog, arena) && diag_error_count() == 0) {
-        sema_warnings(prog); /* -Wall */
+        sema_warnings(prog, SEMA_WARN_ALL); /* -Wall */
         PipelineOptions po = pipeline_defaults("fuzz.nn");
         po.ir.line_directives = true;
         po.passes.verify = true;
