@@ -121,7 +121,7 @@ static void usage(FILE *out)
           "                     off with -O0): dce, fuse, shared, merge-first, batch,\n"
           "                     rep-state, vsum, dense, drop-fields, const-branch\n"
           "                     (docs/ir.md)\n"
-          "  -lLIB, -LDIR       passed to the linker\n"
+          "  -lLIB, -LDIR       passed to the linker (also -l LIB, -L DIR)\n"
           "  -Xcc FLAG          pass FLAG to the C compiler\n"
           "  FILE.c, FILE.o     compiled and linked with the program (EXTERNAL code)\n"
           "  --dump-parse       print the syntax tree as parsed and stop\n"
@@ -171,6 +171,19 @@ static void add_extra(Options *o, const char *a)
     o->extra = v;
 }
 
+/* Keeps a name made here until the options are freed; returns it. */
+static const char *add_owned(Options *o, char *name)
+{
+    char **v = realloc(o->owned, (size_t)(o->nowned + 1) * sizeof *v);
+    if (!v) {
+        fputs("cupitc: fatal error: out of memory\n", stderr);
+        exit(3);
+    }
+    v[o->nowned++] = name;
+    o->owned = v;
+    return name;
+}
+
 /* A file argument: a C file, object or library, else the CuPit source. */
 static bool add_file(Options *o, const char *a)
 {
@@ -185,15 +198,12 @@ static bool add_file(Options *o, const char *a)
                that neither the C compiler nor the split of `extra` into
                files and flags takes it for one */
             char *name = malloc(strlen(a) + 3);
-            char **v = realloc(o->owned, (size_t)(o->nowned + 1) * sizeof *v);
-            if (!name || !v) {
+            if (!name) {
                 fputs("cupitc: fatal error: out of memory\n", stderr);
                 exit(3);
             }
             sprintf(name, "./%s", a);
-            v[o->nowned++] = name;
-            o->owned = v;
-            a = name;
+            a = add_owned(o, name);
         }
         add_extra(o, a);
     } else if (o->input) {
@@ -317,6 +327,20 @@ static int parse_args(int argc, char **argv, Options *o)
                 add_extra(o, argv[i]);
         } else if ((strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0) && a[2] != '\0') {
             add_extra(o, a);
+        } else if (strcmp(a, "-l") == 0 || strcmp(a, "-L") == 0) {
+            /* -l LIB, -L DIR, as C compilers take them: kept joined, so
+               that the split of `extra` into files and flags sees a flag */
+            if (++i == argc) {
+                fprintf(stderr, "cupitc: error: missing argument after '%s'\n", a);
+                return EXIT_USAGE;
+            }
+            char *joined = malloc(strlen(argv[i]) + 3);
+            if (!joined) {
+                fputs("cupitc: fatal error: out of memory\n", stderr);
+                exit(3);
+            }
+            sprintf(joined, "%s%s", a, argv[i]);
+            add_extra(o, add_owned(o, joined));
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
             return EXIT_USAGE;

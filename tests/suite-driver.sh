@@ -64,6 +64,9 @@ check fuse-local-recursion sh -c "'$CUPITC' --dump-passes tests/run/fuse-local-r
 
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"
+# -l LIB and -L DIR as separate arguments, as C compilers take them
+check separate-l-L sh -c "'$CUPITC' -v '$prog' -l m -L /usr/lib -o '$out/sepl' 2>'$out/sepl.cmd' && grep -q -- ' -lm -L/usr/lib ' '$out/sepl.cmd' && '$out/sepl' | grep -q '^120 5'"
+check separate-l-missing status_is 2 "$CUPITC" "$prog" -l
 check stdin sh -c "'$CUPITC' - -o '$out/fromstdin' <'$prog' && '$out/fromstdin' | grep -q '^120 5'"
 check stdin-errors sh -c "printf 'PROCEDURE program () IS x := 1; END;\\n' | '$CUPITC' -fsyntax-only - 2>&1 | grep -q '^<stdin>:1:25: error: undefined name'"
 # the program's run-time errors name standard input as the compiler does
