@@ -184,14 +184,17 @@ static const char *add_owned(Options *o, char *name)
     return name;
 }
 
-/* A file argument: a C file, object or library, else the CuPit source. */
-static bool add_file(Options *o, const char *a)
+/* A file argument: a C file, object or library, else the CuPit source.
+ * Returns -1 to go on, or an exit status: a C file, object or library that
+ * cannot be read is an input error (as a missing CuPit source is), two
+ * CuPit sources a usage error. */
+static int add_file(Options *o, const char *a)
 {
     if (has_suffix(a, ".c") || has_suffix(a, ".o") || has_suffix(a, ".a") ||
         has_suffix(a, ".so")) {
         if (access(a, R_OK) != 0) {
             fprintf(stderr, "cupitc: error: cannot read '%s': %s\n", a, strerror(errno));
-            return false;
+            return EXIT_INPUT_ERROR;
         }
         if (a[0] == '-') {
             /* a file named like an option (given after --): "./-x.c", so
@@ -209,11 +212,11 @@ static bool add_file(Options *o, const char *a)
     } else if (o->input) {
         fprintf(stderr, "cupitc: error: more than one CuPit source file ('%s' and '%s')\n",
                 o->input, a);
-        return false;
+        return EXIT_USAGE;
     } else {
         o->input = a;
     }
-    return true;
+    return -1;
 }
 
 /* -o -: the output goes to standard output (-S and -c). */
@@ -240,8 +243,9 @@ static int parse_args(int argc, char **argv, Options *o)
         if (options && strcmp(a, "--") == 0) {
             options = false;
         } else if (!options) {
-            if (!add_file(o, a))
-                return EXIT_USAGE;
+            int st = add_file(o, a);
+            if (st >= 0)
+                return st;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -344,8 +348,10 @@ static int parse_args(int argc, char **argv, Options *o)
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
             return EXIT_USAGE;
-        } else if (!add_file(o, a)) {
-            return EXIT_USAGE;
+        } else {
+            int st = add_file(o, a);
+            if (st >= 0)
+                return st;
         }
     }
     if (!o->input && !(o->stop == STOP_LINK && has_link_inputs(o))) {

@@ -34,6 +34,9 @@ check bad-option status_is 2 "$CUPITC" --frobnicate "$prog"
 check no-input status_is 2 "$CUPITC"
 check missing-file sh -c "'$CUPITC' -fsyntax-only does-not-exist.nn 2>&1 | grep -q \"cannot read 'does-not-exist.nn'\""
 check missing-file-status status_is 1 "$CUPITC" -fsyntax-only does-not-exist.nn
+# a missing C file or object is an input error like a missing source, as in cc
+check missing-c-file-status status_is 1 "$CUPITC" "$prog" does-not-exist.c
+check missing-object-status status_is 1 "$CUPITC" does-not-exist.o -o "$out/none"
 check two-sources status_is 2 "$CUPITC" "$prog" tests/run/arith.nn
 check syntax-only sh -c "'$CUPITC' -fsyntax-only '$prog' && [ ! -e a.out ]"
 
