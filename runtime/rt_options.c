@@ -335,12 +335,16 @@ int rt_parse_options(int argc, char **argv, bool *done)
     int st = from_environment();
     if (st)
         return st;
+    const char *bare = NULL; /* the option before, if its value is optional and not given */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(stdout);
             return RT_EXIT_OK;
         }
+        if (strncmp(arg, "--", 2) != 0 && bare)
+            return bad("unexpected argument '%s' (%s takes its value only after '=': %s=%s)",
+                       arg, bare, bare, arg);
         if (strncmp(arg, "--", 2) != 0)
             return bad("unexpected argument '%s'", arg);
         const char *name = arg + 2, *eq = strchr(name, '=');
@@ -352,6 +356,7 @@ int rt_parse_options(int argc, char **argv, bool *done)
         if (k == n)
             return bad("unknown option '%s'", arg);
         const char *val = eq ? eq + 1 : NULL;
+        bare = known[k].optional && !val ? arg : NULL;
         if (known[k].takes_value && !val) {
             if (i + 1 == argc)
                 return bad("option '%s' needs a value", arg);

@@ -157,6 +157,9 @@ START_TEST(test_options_errors)
     expect_usage_error(a4, "thread count must be an integer 1...4096, not '0'");
     char *a5[] = { "prog", "data.txt", NULL };
     expect_usage_error(a5, "unexpected argument 'data.txt'");
+    char *a5b[] = { "prog", "--bias", "2", NULL };
+    expect_usage_error(a5b, "unexpected argument '2' (--bias takes its value only after '=': "
+                       "--bias=2)");
     char *a6[] = { "prog", "--max-epochs=0", NULL };
     expect_usage_error(a6, "epoch count must be an integer 1...2147483647, not '0'");
     char *a11[] = { "prog", "--max-epochs", "2147483648", NULL };
