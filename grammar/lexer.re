@@ -22,7 +22,7 @@ void lex_init(Lexer *lx, const SourceFile *file, Arena *arena)
     memset(lx, 0, sizeof *lx);
     lx->file = file;
     lx->arena = arena;
-    lx->cur = lx->tok = lx->line_start = file->text;
+    lx->cur = lx->tok = lx->line_start = file->text + source_bom_len(file);
     lx->end = file->text + file->len;
     lx->line = 1;
 }

@@ -189,6 +189,11 @@ void source_done_scanning(SourceFile *f)
 #endif
 }
 
+size_t source_bom_len(const SourceFile *f)
+{
+    return f->len >= 3 && memcmp(f->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 const char *source_line(const SourceFile *f, int line)
 {
     if (!f || line < 1)
@@ -205,7 +210,7 @@ const char *source_line(const SourceFile *f, int line)
             return NULL;
         w->line_starts = xmalloc(n * sizeof *w->line_starts);
         w->nlines = 0;
-        w->line_starts[w->nlines++] = f->text;
+        w->line_starts[w->nlines++] = f->text + source_bom_len(f);
         for (const char *p = f->text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
             w->line_starts[w->nlines++] = p + 1;
     }

@@ -56,6 +56,9 @@ SourceFile *source_read(const char *path, const char **why);
 /* Wraps an in-memory buffer (used by unit tests); the text is copied. */
 SourceFile *source_from_string(const char *name, const char *text, size_t len);
 void source_free(SourceFile *f);
+/* The length of the UTF-8 byte-order mark that starts f (3), else 0: the
+ * scanner and the lines that messages show begin after it. */
+size_t source_bom_len(const SourceFile *f);
 /* The start of line `line` (from 1) of f, NULL if there is no such line. */
 const char *source_line(const SourceFile *f, int line);
 /* The scanner is done with f: a mapped file's pages leave the process's

@@ -406,6 +406,21 @@ START_TEST(test_lexer_non_ascii)
 }
 END_TEST
 
+/* A byte-order mark at the start is skipped (line 1 counts from after it);
+   anywhere else it is a non-ASCII character. */
+START_TEST(test_lexer_byte_order_mark)
+{
+    ck_scan("\xef\xbb\xbf" "a b", "id:a id:b");
+    ck_errors(0);
+    ck_assert_str_eq(positions("\xef\xbb\xbf" "ab c\nd"), "1:1 1:4 2:1");
+    ck_scan("a \xef\xbb\xbf b", "id:a id:b");
+    ck_errors(1);
+    ck_message("non-ASCII character U+FEFF");
+    ck_scan("\xef\xbb\xbf", "");
+    ck_errors(0);
+}
+END_TEST
+
 START_TEST(test_lexer_invalid_utf8)
 {
     ck_scan("a \xff\xfe\x80 \xc3 b", "id:a id:b");
@@ -484,6 +499,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_control_characters);
     tcase_add_test(tc, test_lexer_nul_bytes);
     tcase_add_test(tc, test_lexer_non_ascii);
+    tcase_add_test(tc, test_lexer_byte_order_mark);
     tcase_add_test(tc, test_lexer_invalid_utf8);
     tcase_add_test(tc, test_lexer_token_names);
     tcase_add_test(tc, test_lexer_empty_input);
