@@ -129,6 +129,11 @@ typedef struct SubrAnalysis {
     Scope *scope;      /* parameter scope; the body's block scope is inside it */
     PtrVec locals;     /* Symbol*: its parameters and local data objects (all
                           blocks), in definition order (-Wall) */
+    /* object subroutines, for -Wmerge-accumulates: the elements the body
+       resets (counted only if the subroutine can run) and the object
+       subroutines it calls (also a WTA's winner procedure) */
+    PtrVec resets;     /* Symbol* SYM_ELEM */
+    PtrVec obj_callees; /* Symbol* SYM_OBJPROC / SYM_OBJFUNC */
     struct LocalNames *local_names; /* name -> how many locals have it (scope.c) */
 } SubrAnalysis;
 
@@ -252,6 +257,8 @@ typedef struct SymUse {
                           none) */
     bool elem_reset;   /* elements: set outside MERGE other than by adding */
     bool elem_added;   /* elements: `+=` (or := itself + ...) outside MERGE */
+    bool reached;      /* object subroutines: a global subroutine, initializer
+                          or MERGE procedure calls it, maybe through others */
 } SymUse;
 
 typedef struct SemaInfo {

@@ -416,6 +416,7 @@ static Type *object_call(Ctx *c, Expr *e, bool as_stmt, bool in_multi)
         scan_args(c, args);
         return fail(c, e);
     }
+    sema_note_obj_call(c, m);
     bool func = m->kind == SYM_OBJFUNC;
     if (func && obj->kind == EXPR_NAME)
         multi = false; /* net.f(): the first replicate's result (§5.2) */

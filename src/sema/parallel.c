@@ -230,6 +230,7 @@ void sema_wta(Ctx *c, Stmt *s)
         return;
     }
     s->proc = p;
+    sema_note_obj_call(c, p);
     sema_check_var_param_rule(c, p, pid.loc);
     sema_check_args(c, p, &s->u.wta.args, pid.loc);
 }

@@ -55,6 +55,8 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value);
  * assignment `net[].g[].elem <-- area` sets elem. */
 void sema_note_set(Ctx *c, Expr *obj);
 void sema_note_input(Ctx *c, const Symbol *elem);
+/* Records a call of the object subroutine m (also a WTA's winner procedure). */
+void sema_note_obj_call(Ctx *c, Symbol *m);
 
 /* ---- scope.c ---- */
 /* A bit set of SymKinds, for "did you mean". */

@@ -11,7 +11,10 @@
  *                            after each MERGE every replicate holds the sum,
  *                            so it grows without bound unless reset.  A
  *                            store of a whole object, a VAR argument and
- *                            an input assignment count as resets.
+ *                            an input assignment count as resets; in an
+ *                            object subroutine only if it can run (a global
+ *                            subroutine, an initializer or a MERGE
+ *                            procedure calls it, maybe through others).
  *   -Wreal-infinity          a real denoter beyond the largest Real
  *                            (1.0e39): its value is infinity (docs/lexical.md) */
 #include <string.h>
@@ -35,22 +38,39 @@ static bool mentions_elem(const Expr *e, const Symbol *elem)
     }
 }
 
+static bool is_object_subr(const Symbol *s)
+{
+    return s && (s->kind == SYM_OBJPROC || s->kind == SYM_OBJFUNC);
+}
+
+/* Element elem is reset here: at once in a global subroutine or an
+ * initializer, in an object subroutine only if it can run (sema_warnings
+ * decides that after analysis: a procedure that nothing calls resets
+ * nothing). */
+static void note_reset(Ctx *c, Symbol *elem)
+{
+    if (is_object_subr(c->subr))
+        vec_push(c->si->temp, &c->subr->sub->an->resets, elem);
+    else
+        sema_use(c->si, elem)->elem_reset = true;
+}
+
 /* A store of a whole object of type t (ME := U (...), a record, an array
  * of records) sets every element inside it. */
-static void note_whole_set(SemaInfo *si, const Type *t)
+static void note_whole_set(Ctx *c, const Type *t)
 {
     if (!t)
         return;
     if (t->kind == TY_ARRAY) {
-        note_whole_set(si, t->elem);
+        note_whole_set(c, t->elem);
         return;
     }
     if (t->kind != TY_RECORD && t->kind != TY_NODE && t->kind != TY_CONNECTION)
         return;
     for (int i = 0; i < t->elems.len; i++) {
-        const Symbol *e = VEC_AT(t->elems, i, Symbol);
-        sema_use(si, e)->elem_reset = true;
-        note_whole_set(si, e->type); /* finite: no type contains itself (S-20) */
+        Symbol *e = VEC_AT(t->elems, i, Symbol);
+        note_reset(c, e);
+        note_whole_set(c, e->type); /* finite: no type contains itself (S-20) */
     }
 }
 
@@ -59,14 +79,25 @@ void sema_note_set(Ctx *c, Expr *obj)
     if (!obj || c->kind == CTX_MERGE)
         return;
     if (obj->kind == EXPR_SELECT && obj->sym && obj->sym->kind == SYM_ELEM)
-        sema_use(c->si, obj->sym)->elem_reset = true;
-    note_whole_set(c->si, obj->type);
+        note_reset(c, obj->sym);
+    note_whole_set(c, obj->type);
 }
 
 void sema_note_input(Ctx *c, const Symbol *elem)
 {
-    sema_use(c->si, elem)->elem_reset = true;
-    note_whole_set(c->si, elem->type);
+    note_reset(c, (Symbol *)elem);
+    note_whole_set(c, elem->type);
+}
+
+void sema_note_obj_call(Ctx *c, Symbol *m)
+{
+    if (!is_object_subr(m))
+        return;
+    if (is_object_subr(c->subr))
+        vec_push(c->si->temp, &c->subr->sub->an->obj_callees, m);
+    else
+        sema_use(c->si, m)->reached = true; /* called by a global subroutine,
+                                               an initializer or a MERGE */
 }
 
 void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
@@ -74,7 +105,7 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
     if (!target)
         return;
     if (op == ASSIGN_SET && c->kind != CTX_MERGE)
-        note_whole_set(c->si, target->type);
+        note_whole_set(c, target->type);
     if (!target->sym)
         return;
     Symbol *sym = target->sym;
@@ -98,7 +129,7 @@ void sema_note_store(Ctx *c, Expr *target, AssignOp op, Expr *value)
     if (op == ASSIGN_ADD || (op == ASSIGN_SET && mentions_elem(value, sym)))
         use->elem_added = true;
     else
-        use->elem_reset = true;
+        note_reset(c, sym);
 }
 
 static bool has_body(const Symbol *s)
@@ -122,6 +153,34 @@ static void locals(SemaInfo *si, const Symbol *subr, unsigned which)
         } else if (use->reads <= 0 && (which & SEMA_WARN_UNUSED_BUT_SET)) {
             diag_warning(v->loc, "variable '%s' is set but never read "
                          "[-Wunused-but-set-variable]", v->name);
+        }
+    }
+}
+
+/* The resets of the object subroutines that can run: those that global
+ * subroutines, initializers and MERGE procedures call, and those that these
+ * call in turn. */
+static void reached_resets(SemaInfo *si)
+{
+    PtrVec work = {0};
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (is_object_subr(s) && sema_use(si, s)->reached)
+            vec_push(si->temp, &work, s);
+    }
+    while (work.len > 0) {
+        Symbol *s = VEC_AT(work, --work.len, Symbol);
+        if (!s->sub->an)
+            continue;
+        for (int i = 0; i < s->sub->an->resets.len; i++)
+            sema_use(si, VEC_AT(s->sub->an->resets, i, Symbol))->elem_reset = true;
+        for (int i = 0; i < s->sub->an->obj_callees.len; i++) {
+            Symbol *callee = VEC_AT(s->sub->an->obj_callees, i, Symbol);
+            SymUse *use = sema_use(si, callee);
+            if (!use->reached) {
+                use->reached = true;
+                vec_push(si->temp, &work, callee);
+            }
         }
     }
 }
@@ -170,6 +229,8 @@ void sema_warnings(Program *prog, unsigned which)
         if (has_body(s))
             locals(si, s, which);
     }
+    if (which & SEMA_WARN_MERGE_ACCUMULATES)
+        reached_resets(si);
     if (which & SEMA_WARN_MERGE_ACCUMULATES)
         for (int i = 0; i < si->types.len; i++)
             merge_counters(si, VEC_AT(si->types, i, Type));
