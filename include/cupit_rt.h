@@ -174,6 +174,9 @@ typedef struct rt_global_var {
  * not in vars, or a value that its type cannot hold, is an error (exit
  * status 2). */
 void rt_set_globals(const rt_global_var *vars, int n);
+/* The same table, set by generated code before rt_init, so that --help
+ * lists the variables --set can change (only names and kinds are read). */
+void rt_set_global_docs(const rt_global_var *vars, int n);
 /* Flushes output and releases the library's data sets and I/O areas;
  * returns the exit status (0, or 1 if standard output failed). */
 int rt_finish(void);

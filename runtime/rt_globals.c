@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *kind_name(rt_global_kind k)
+const char *rt_global_kind_name(rt_global_kind k)
 {
     switch (k) {
     case RT_GLOBAL_INT: return "Int";
@@ -89,7 +89,7 @@ void rt_set_globals(const rt_global_var *vars, int n)
             set_error(s, msg);
         }
         if (!store(v, s->value)) {
-            snprintf(msg, sizeof msg, "not a value of type %s", kind_name(v->kind));
+            snprintf(msg, sizeof msg, "not a value of type %s", rt_global_kind_name(v->kind));
             set_error(s, msg);
         }
     }

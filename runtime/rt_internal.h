@@ -64,6 +64,8 @@ const char *rt_data_file(const char *name);
 /* Whether only blanks follow a number strtol or strtod read up to end: a
  * value "5 " is 5, as " 5" is (both skip blanks in front). */
 bool rt_number_end(const char *end);
+/* "Int", "Real", ... for --set's messages and --help. */
+const char *rt_global_kind_name(rt_global_kind k);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */
 const char *rt_param_value(const char *name);
 /* Records a file the program has read (device and inode), described as

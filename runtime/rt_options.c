@@ -27,11 +27,19 @@ static struct timespec start_time; /* rt_init: the run's start, for rt_seconds *
 
 static const rt_param_doc *param_docs;
 static int nparam_docs;
+static const rt_global_var *global_docs;
+static int nglobal_docs;
 
 void rt_set_param_docs(const rt_param_doc *docs, int n)
 {
     param_docs = docs;
     nparam_docs = n;
+}
+
+void rt_set_global_docs(const rt_global_var *vars, int n)
+{
+    global_docs = vars;
+    nglobal_docs = n;
 }
 
 static void usage(FILE *f)
@@ -79,6 +87,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-20s %s, default %s%s%s\n", param_docs[i].name, param_docs[i].type,
                 param_docs[i].dflt, *param_docs[i].range ? ", range " : "",
                 param_docs[i].range);
+    if (nglobal_docs > 0)
+        fprintf(f, "variables of this program (--set NAME=VALUE):\n");
+    for (int i = 0; i < nglobal_docs; i++)
+        fprintf(f, "  %-20s %s\n", global_docs[i].name, rt_global_kind_name(global_docs[i].kind));
 }
 
 /* Reports a usage error; returns the exit status for it. */

@@ -29,6 +29,8 @@ status_is() { # expected-status command...
 }
 
 check help sh -c "'$CUPITC' --help | grep -q 'usage: cupitc'"
+# a generated program's --help lists the global variables --set can change
+check program-help-set-variables sh -c "'$CUPITC' tests/run/set-globals.nn -o '$out/setg' && '$out/setg' --help | sed -n '/^variables of this program (--set NAME=VALUE):\$/,\$p' | grep -q '^  rate  *Real\$'"
 check version sh -c "'$CUPITC' --version | grep -q '^cupitc '"
 check bad-option status_is 2 "$CUPITC" --frobnicate "$prog"
 check no-input status_is 2 "$CUPITC"

@@ -124,6 +124,30 @@ START_TEST(test_options_help)
 }
 END_TEST
 
+static void run_help_globals(void *a)
+{
+    (void)a;
+    static cp_int hidden;
+    static cp_real rate;
+    static const rt_global_var vars[] = {{"hidden", RT_GLOBAL_INT, &hidden},
+                                         {"rate", RT_GLOBAL_REAL, &rate}};
+    rt_set_global_docs(vars, 2);
+    INIT("--help");
+}
+
+START_TEST(test_options_help_lists_set_variables)
+{
+    child_result r;
+    run_child(run_help_globals, NULL, &r);
+    ck_assert_int_eq(r.status, 0);
+    const char *v = strstr(r.out, "variables of this program (--set NAME=VALUE):\n");
+    ck_assert_ptr_nonnull(v);
+    ck_assert_ptr_nonnull(strstr(v, "\n  hidden               Int\n  rate                 Real\n"));
+    run_child(run_help, NULL, &r); /* none registered: no such section */
+    ck_assert_ptr_null(strstr(r.out, "variables of this program"));
+}
+END_TEST
+
 static void run_args(void *a)
 {
     char **argv = a;
@@ -340,6 +364,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_environment_and_precedence);
     tcase_add_test(tc, test_options_seed_reproducible);
     tcase_add_test(tc, test_options_help);
+    tcase_add_test(tc, test_options_help_lists_set_variables);
     tcase_add_test(tc, test_options_errors);
     tcase_add_test(tc, test_options_bad_environment);
     tcase_add_test(tc, test_options_bad_environment_data);
