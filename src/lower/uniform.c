@@ -18,7 +18,8 @@
  * between replicates makes everything it controls diverge; so does
  * anything after a RETURN or BREAK under such a condition).  The central
  * agent's own stores into one replicate (net[i].e := x, a VAR argument, a
- * FOR variable, a REDUCTION target) make the elements they name diverge;
+ * FOR variable, a REDUCTION target, a record procedure or a record function
+ * that changes its ME, net[i].r.inc ()) make the elements they name diverge;
  * the initializers of globals are walked first, as the program runs them.
  * Locals and
  * parameters get one flag each for the whole program; the walk is
@@ -776,6 +777,12 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
         ca_var_args(c, st, e->sym, &e->u.objcall.args);
         if (e->sym && e->sym->owner && e->sym->owner->kind == TY_NETWORK)
             ca_net_call(c, st, e);
+        else if (e->sym && e->sym->owner && e->sym->owner->kind == TY_RECORD && e->sym->sub &&
+                 (e->sym->kind == SYM_OBJPROC || e->sym->sub->changes_me))
+            /* a record subroutine that changes its object: a store into
+               it (net[i].r.inc (); through the bare net every replicate
+               gets the result, lw_stmt.c) */
+            ca_store(c, st, e->u.objcall.obj, true);
         break;
     default:
         break;
