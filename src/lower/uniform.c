@@ -760,6 +760,9 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
         for (int i = 0; i < e->u.convert.args.len; i++)
             ca_expr(c, st, VEC_AT(e->u.convert.args, i, Expr));
         break;
+    case EXPR_MAXINDEX: /* its operand is evaluated: MAXINDEX (net[f ()].g) */
+        ca_expr(c, st, e->u.maxindex.obj);
+        break;
     case EXPR_CALL:
         for (int i = 0; i < e->u.call.args.len; i++)
             ca_expr(c, st, VEC_AT(e->u.call.args, i, Expr));
