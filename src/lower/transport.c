@@ -1236,6 +1236,9 @@ static void find_entries(Expr *e, const Type *nt, PtrVec *out, Arena *a)
         break;
     case EXPR_CALL: entries_in_exprs(&e->u.call.args, nt, out, a); break;
     case EXPR_CONVERT: entries_in_exprs(&e->u.convert.args, nt, out, a); break;
+    case EXPR_MAXINDEX: /* its operand is evaluated: MAXINDEX (net[net[0].f ()].g) */
+        find_entries(e->u.maxindex.obj, nt, out, a);
+        break;
     case EXPR_OBJCALL:
         find_entries(e->u.objcall.obj, nt, out, a);
         entries_in_exprs(&e->u.objcall.args, nt, out, a);
