@@ -414,6 +414,7 @@ static void hoist_in(Lw *lw, Expr *e)
         break;
     case EXPR_CALL: hoist_args(lw, &e->u.call.args); break;
     case EXPR_CONVERT: hoist_args(lw, &e->u.convert.args); break;
+    case EXPR_MAXINDEX: hoist_in(lw, e->u.maxindex.obj); break; /* MAXINDEX (ME.g[ME.f ()].in) */
     case EXPR_OBJCALL:
         hoist_in(lw, e->u.objcall.obj);
         hoist_args(lw, &e->u.objcall.args);
@@ -441,6 +442,7 @@ static bool has_lane_call(const Expr *e)
                has_lane_call(e->u.ternary.else_e);
     case EXPR_CALL: return any_lane_call(&e->u.call.args);
     case EXPR_CONVERT: return any_lane_call(&e->u.convert.args);
+    case EXPR_MAXINDEX: return has_lane_call(e->u.maxindex.obj);
     case EXPR_OBJCALL:
         return lane_function_call(e) || has_lane_call(e->u.objcall.obj) ||
                any_lane_call(&e->u.objcall.args);
