@@ -841,8 +841,12 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
             memset(st->D[n], 0, (size_t)c->nloc);
         break;
     }
+    case STMT_OUTPUT:
+        ca_expr(c, st, s->u.io.node_side); /* calls in its subscripts */
+        break;
     case STMT_INPUT: {
         Expr *pvs = s->u.io.node_side;
+        ca_expr(c, st, pvs); /* calls in its subscripts run before the move */
         const Symbol *v = net_var_of(pvs);
         int n = v ? net_var_index(c->p->si, v) : -1;
         if (n >= 0 && pvs->sym) {
@@ -868,12 +872,14 @@ static void ca_stmt(UCtx *c, CaState *st, Stmt *s)
             ca_expr(c, st, VEC_AT(s->u.multi.calls, i, Expr));
         break;
     case STMT_REDUCTION:
+        ca_expr(c, st, s->u.reduction.pvs); /* REDUCTION net[f ()...b].e */
         ca_expr(c, st, s->u.reduction.into);
         ca_store(c, st, s->u.reduction.into, true);
         break;
     case STMT_WTA: {
         /* WTA net[].e:f.p (args): p runs on the winning replicate only, so
            whatever it writes diverges */
+        ca_expr(c, st, s->u.wta.pv); /* WTA net[f ()...b].e */
         for (int i = 0; i < s->u.wta.args.len; i++)
             ca_expr(c, st, VEC_AT(s->u.wta.args, i, Expr));
         const Symbol *v = net_var_of(s->u.wta.pv);
