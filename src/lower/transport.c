@@ -1262,8 +1262,15 @@ static void entries_in_stmt(Stmt *s, const Type *nt, PtrVec *out, Arena *a)
         find_entries(s->u.call.call, nt, out, a);
         break;
     case STMT_MULTICALL: entries_in_exprs(&s->u.multi.calls, nt, out, a); break;
-    case STMT_REDUCTION: find_entries(s->u.reduction.into, nt, out, a); break;
+    case STMT_INPUT: case STMT_OUTPUT: /* calls in the node side's subscripts */
+        find_entries(s->u.io.node_side, nt, out, a);
+        break;
+    case STMT_REDUCTION:
+        find_entries(s->u.reduction.pvs, nt, out, a); /* REDUCTION net[f ()...b].e */
+        find_entries(s->u.reduction.into, nt, out, a);
+        break;
     case STMT_WTA: /* WTA net[].e:f.p (args): p runs on the winning replicate */
+        find_entries(s->u.wta.pv, nt, out, a);
         entries_in_exprs(&s->u.wta.args, nt, out, a);
         if (s->proc && s->proc->owner == nt)
             add_entry(out, a, s->proc);
