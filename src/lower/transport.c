@@ -1120,12 +1120,14 @@ static void t_net_stmt(TCtx *c, NetCx *cx, Stmt *s, State *S)
         for (int i = 0; i < s->u.multi.calls.len; i++)
             t_net_call(c, cx, VEC_AT(s->u.multi.calls, i, Expr), S);
         break;
-    case STMT_WTA:
+    case STMT_WTA: {
+        Expr *base, *range; /* a slice's bounds first: WTA ME.g[ME.f ()...b].e */
+        lower_split_multi(s->u.wta.pv, &base, &range);
+        if (range)
+            t_net_expr(c, cx, range, S);
         for (int j = 0; j < s->u.wta.args.len; j++)
             t_net_expr(c, cx, VEC_AT(s->u.wta.args, j, Expr), S);
         if ((s->sem_flags & SEMF_LEVEL_MASK) == SEMF_LEVEL_NODE && s->proc) {
-            Expr *base, *range;
-            lower_split_multi(s->u.wta.pv, &base, &range);
             int g = base->sym ? lower_group_index(c->tn->net, base->sym) : -1;
             if (g < 0)
                 c->gave_up = true;
@@ -1133,9 +1135,15 @@ static void t_net_stmt(TCtx *c, NetCx *cx, Stmt *s, State *S)
                 t_node_subr(c, s->proc, g, false, false, S, &s->u.wta.args);
         }
         break;
-    case STMT_REDUCTION:
+    }
+    case STMT_REDUCTION: {
+        Expr *base, *range; /* REDUCTION ME.g[ME.f ()...b].e */
+        lower_split_multi(s->u.reduction.pvs->u.select.obj, &base, &range);
+        if (range)
+            t_net_expr(c, cx, range, S);
         t_net_expr(c, cx, s->u.reduction.into, S);
         break;
+    }
     case STMT_CONNECT:
         t_connect(c, s, S);
         break;
