@@ -2,10 +2,56 @@
  * (cupitc/ast_walk.h).  A new kind or child is added here once. */
 #include "cupitc/ast_walk.h"
 
-static void walk_exprs(AstWalk *w, PtrVec *v)
+static void each(PtrVec *v, AstChildFn f, void *cx)
 {
     for (int i = 0; i < v->len; i++)
-        ast_walk_expr(w, VEC_AT(*v, i, Expr));
+        f(cx, VEC_AT(*v, i, Expr));
+}
+
+void ast_expr_children(Expr *e, AstChildFn f, void *cx)
+{
+    switch (e->kind) {
+    case EXPR_SELECT: f(cx, e->u.select.obj); break;
+    case EXPR_SUBSCRIPT:
+        f(cx, e->u.subscript.obj);
+        f(cx, e->u.subscript.index);
+        break;
+    case EXPR_ALLSLICE: f(cx, e->u.allslice.obj); break;
+    case EXPR_CONNADDR:
+        f(cx, e->u.connaddr.from);
+        f(cx, e->u.connaddr.to);
+        break;
+    case EXPR_UNARY: f(cx, e->u.unary.operand); break;
+    case EXPR_BINARY:
+        f(cx, e->u.binary.lhs);
+        f(cx, e->u.binary.rhs);
+        break;
+    case EXPR_TERNARY:
+        f(cx, e->u.ternary.cond);
+        f(cx, e->u.ternary.then_e);
+        f(cx, e->u.ternary.else_e);
+        break;
+    case EXPR_CALL: each(&e->u.call.args, f, cx); break;
+    case EXPR_OBJCALL:
+        f(cx, e->u.objcall.obj);
+        each(&e->u.objcall.args, f, cx);
+        break;
+    case EXPR_CONVERT: each(&e->u.convert.args, f, cx); break;
+    case EXPR_MAXINDEX: f(cx, e->u.maxindex.obj); break;
+    case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME:
+    case EXPR_ME: case EXPR_YOU: case EXPR_INDEX: case EXPR__COUNT:
+        break;
+    }
+}
+
+static void walk_child(void *w, Expr *e)
+{
+    ast_walk_expr(w, e);
+}
+
+static void walk_exprs(AstWalk *w, PtrVec *v)
+{
+    each(v, walk_child, w);
 }
 
 void ast_walk_expr(AstWalk *w, Expr *e)
@@ -14,38 +60,7 @@ void ast_walk_expr(AstWalk *w, Expr *e)
         return;
     if (w->expr)
         w->expr(w, e);
-    switch (e->kind) {
-    case EXPR_SELECT: ast_walk_expr(w, e->u.select.obj); break;
-    case EXPR_SUBSCRIPT:
-        ast_walk_expr(w, e->u.subscript.obj);
-        ast_walk_expr(w, e->u.subscript.index);
-        break;
-    case EXPR_ALLSLICE: ast_walk_expr(w, e->u.allslice.obj); break;
-    case EXPR_CONNADDR:
-        ast_walk_expr(w, e->u.connaddr.from);
-        ast_walk_expr(w, e->u.connaddr.to);
-        break;
-    case EXPR_UNARY: ast_walk_expr(w, e->u.unary.operand); break;
-    case EXPR_BINARY:
-        ast_walk_expr(w, e->u.binary.lhs);
-        ast_walk_expr(w, e->u.binary.rhs);
-        break;
-    case EXPR_TERNARY:
-        ast_walk_expr(w, e->u.ternary.cond);
-        ast_walk_expr(w, e->u.ternary.then_e);
-        ast_walk_expr(w, e->u.ternary.else_e);
-        break;
-    case EXPR_CALL: walk_exprs(w, &e->u.call.args); break;
-    case EXPR_OBJCALL:
-        ast_walk_expr(w, e->u.objcall.obj);
-        walk_exprs(w, &e->u.objcall.args);
-        break;
-    case EXPR_CONVERT: walk_exprs(w, &e->u.convert.args); break;
-    case EXPR_MAXINDEX: ast_walk_expr(w, e->u.maxindex.obj); break;
-    case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME:
-    case EXPR_ME: case EXPR_YOU: case EXPR_INDEX: case EXPR__COUNT:
-        break;
-    }
+    ast_expr_children(e, walk_child, w);
 }
 
 void ast_walk_stmt(AstWalk *w, Stmt *s)

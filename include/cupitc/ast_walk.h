@@ -23,4 +23,13 @@ void ast_walk_block(AstWalk *w, Block *b);
 void ast_walk_stmt(AstWalk *w, Stmt *s);
 void ast_walk_expr(AstWalk *w, Expr *e); /* NULL: nothing */
 
+/* Calls f (cx, child) for each direct child of e that is an expression, in
+ * evaluation order (a child may be NULL).  For the walks that need an
+ * order or a state of their own (the central agent's flow analysis, the
+ * search for network calls) and so cannot use AstWalk: they handle a
+ * node's own meaning and leave its children to this, so that none is
+ * missed. */
+typedef void (*AstChildFn)(void *cx, Expr *child);
+void ast_expr_children(Expr *e, AstChildFn f, void *cx);
+
 #endif

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "lower_internal.h"
 
 enum { ENTRY = 0 };
@@ -1205,14 +1206,6 @@ static void t_net_subr(TCtx *c, const Symbol *s, State *S)
 /* ---- entries and decisions ------------------------------------------------------------- */
 
 /* Network subroutines the central agent calls, per network type. */
-static void find_entries(Expr *e, const Type *net_type, PtrVec *out, Arena *a);
-
-static void entries_in_exprs(PtrVec *v, const Type *nt, PtrVec *out, Arena *a)
-{
-    for (int i = 0; i < v->len; i++)
-        find_entries(VEC_AT(*v, i, Expr), nt, out, a);
-}
-
 static void add_entry(PtrVec *out, Arena *a, Symbol *s)
 {
     for (int i = 0; i < out->len; i++)
@@ -1221,107 +1214,45 @@ static void add_entry(PtrVec *out, Arena *a, Symbol *s)
     vec_push(a, out, s);
 }
 
-static void find_entries(Expr *e, const Type *nt, PtrVec *out, Arena *a)
+typedef struct EntryScan {
+    const Type *nt;
+    PtrVec *out;
+    Arena *a;
+} EntryScan;
+
+/* The network calls of a central-agent body or a global initializer:
+ * every statement and expression (ast_walk), so that no operand that can
+ * hold one is missed (MAXINDEX (net[net[0].f ()].g), the objects of
+ * REDUCTION, WTA and I/O assignments, connection addresses). */
+typedef struct EntryWalk {
+    AstWalk walk;
+    EntryScan sc;
+} EntryWalk;
+
+static void entry_walk_expr(AstWalk *w, Expr *e)
 {
-    if (!e)
-        return;
-    switch (e->kind) {
-    case EXPR_SELECT: find_entries(e->u.select.obj, nt, out, a); break;
-    case EXPR_SUBSCRIPT:
-        find_entries(e->u.subscript.obj, nt, out, a);
-        find_entries(e->u.subscript.index, nt, out, a);
-        break;
-    case EXPR_ALLSLICE: find_entries(e->u.allslice.obj, nt, out, a); break;
-    case EXPR_UNARY: find_entries(e->u.unary.operand, nt, out, a); break;
-    case EXPR_BINARY:
-        find_entries(e->u.binary.lhs, nt, out, a);
-        find_entries(e->u.binary.rhs, nt, out, a);
-        break;
-    case EXPR_TERNARY:
-        find_entries(e->u.ternary.cond, nt, out, a);
-        find_entries(e->u.ternary.then_e, nt, out, a);
-        find_entries(e->u.ternary.else_e, nt, out, a);
-        break;
-    case EXPR_CALL: entries_in_exprs(&e->u.call.args, nt, out, a); break;
-    case EXPR_CONVERT: entries_in_exprs(&e->u.convert.args, nt, out, a); break;
-    case EXPR_MAXINDEX: /* its operand is evaluated: MAXINDEX (net[net[0].f ()].g) */
-        find_entries(e->u.maxindex.obj, nt, out, a);
-        break;
-    case EXPR_OBJCALL:
-        find_entries(e->u.objcall.obj, nt, out, a);
-        entries_in_exprs(&e->u.objcall.args, nt, out, a);
-        if (e->sym && e->sym->owner == nt)
-            add_entry(out, a, e->sym);
-        break;
-    default: break;
-    }
+    EntryScan *sc = &((EntryWalk *)w)->sc;
+    if (e->kind == EXPR_OBJCALL && e->sym && e->sym->owner == sc->nt)
+        add_entry(sc->out, sc->a, e->sym);
 }
 
-static void entries_in_block(Block *b, const Type *nt, PtrVec *out, Arena *a);
-
-static void entries_in_stmt(Stmt *s, const Type *nt, PtrVec *out, Arena *a)
+static void entry_walk_stmt(AstWalk *w, Stmt *s)
 {
-    switch (s->kind) {
-    case STMT_ASSIGN:
-        find_entries(s->u.assign.target, nt, out, a);
-        find_entries(s->u.assign.value, nt, out, a);
-        break;
-    case STMT_CALL: case STMT_OBJCALL:
-        find_entries(s->u.call.call, nt, out, a);
-        break;
-    case STMT_MULTICALL: entries_in_exprs(&s->u.multi.calls, nt, out, a); break;
-    case STMT_INPUT: case STMT_OUTPUT: /* calls in the node side's subscripts */
-        find_entries(s->u.io.node_side, nt, out, a);
-        break;
-    case STMT_REDUCTION:
-        find_entries(s->u.reduction.pvs, nt, out, a); /* REDUCTION net[f ()...b].e */
-        find_entries(s->u.reduction.into, nt, out, a);
-        break;
-    case STMT_WTA: /* WTA net[].e:f.p (args): p runs on the winning replicate */
-        find_entries(s->u.wta.pv, nt, out, a);
-        entries_in_exprs(&s->u.wta.args, nt, out, a);
-        if (s->proc && s->proc->owner == nt)
-            add_entry(out, a, s->proc);
-        break;
-    case STMT_RETURN: find_entries(s->u.ret.value, nt, out, a); break;
-    case STMT_IF:
-        for (int i = 0; i < s->u.if_.arms.len; i++) {
-            IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
-            find_entries(arm->cond, nt, out, a);
-            entries_in_block(arm->body, nt, out, a);
-        }
-        entries_in_block(s->u.if_.else_body, nt, out, a);
-        break;
-    case STMT_LOOP:
-        find_entries(s->u.loop.while_cond, nt, out, a);
-        entries_in_block(s->u.loop.body, nt, out, a);
-        find_entries(s->u.loop.until_cond, nt, out, a);
-        break;
-    case STMT_FOR:
-        find_entries(s->u.for_.var, nt, out, a);
-        find_entries(s->u.for_.from, nt, out, a);
-        find_entries(s->u.for_.to, nt, out, a);
-        entries_in_block(s->u.for_.body, nt, out, a);
-        find_entries(s->u.for_.until_cond, nt, out, a);
-        break;
-    case STMT_REPLICATE: case STMT_EXTEND:
-        find_entries(s->u.replicate.count, nt, out, a);
-        break;
-    default: break;
-    }
+    EntryScan *sc = &((EntryWalk *)w)->sc;
+    if (s->kind == STMT_WTA && s->proc && s->proc->owner == sc->nt)
+        add_entry(sc->out, sc->a, s->proc); /* WTA net[].e:f.p (): p runs on the winner */
 }
 
 static void entries_in_block(Block *b, const Type *nt, PtrVec *out, Arena *a)
 {
-    if (!b)
-        return;
-    for (int i = 0; i < b->defs.len; i++) {
-        Decl *d = VEC_AT(b->defs, i, Decl);
-        for (int j = 0; j < d->u.data.ids.len; j++)
-            find_entries(VEC_AT(d->u.data.ids, j, InitId)->init, nt, out, a);
-    }
-    for (int i = 0; i < b->stmts.len; i++)
-        entries_in_stmt(VEC_AT(b->stmts, i, Stmt), nt, out, a);
+    EntryWalk w = {{entry_walk_expr, entry_walk_stmt}, {nt, out, a}};
+    ast_walk_block(&w.walk, b);
+}
+
+static void entries_in_expr(Expr *e, const Type *nt, PtrVec *out, Arena *a)
+{
+    EntryWalk w = {{entry_walk_expr, entry_walk_stmt}, {nt, out, a}};
+    ast_walk_expr(&w.walk, e);
 }
 
 /* Elements a MERGE procedure of the connection type mentions stay in memory. */
@@ -1596,7 +1527,7 @@ void lower_transport(LowerPlan *p)
         for (int i = 0; i < si->data.len; i++) {
             Symbol *g = VEC_AT(si->data, i, Symbol);
             if (g->init && g->init->init)
-                find_entries(g->init->init, net->type, &entries, a);
+                entries_in_expr(g->init->init, net->type, &entries, a);
         }
         for (int i = 0; i < si->subrs.len; i++) {
             Symbol *s = VEC_AT(si->subrs, i, Symbol);

@@ -736,36 +736,29 @@ static void ca_net_call(UCtx *c, CaState *st, Expr *call)
                uniform && was != (void *)2 ? (void *)1 : (void *)2);
 }
 
+static void ca_expr(UCtx *c, CaState *st, Expr *e);
+
+typedef struct CaArgs {
+    UCtx *c;
+    CaState *st;
+} CaArgs;
+
+static void ca_child(void *cx, Expr *e)
+{
+    CaArgs *a = cx;
+    ca_expr(a->c, a->st, e);
+}
+
+/* The operands first, in evaluation order, every one of them
+ * (ast_expr_children: MAXINDEX (net[f ()].g), subscripts, connection
+ * addresses), then what the node itself does. */
 static void ca_expr(UCtx *c, CaState *st, Expr *e)
 {
     if (!e)
         return;
+    ast_expr_children(e, ca_child, &(CaArgs){c, st});
     switch (e->kind) {
-    case EXPR_SELECT: ca_expr(c, st, e->u.select.obj); break;
-    case EXPR_SUBSCRIPT:
-        ca_expr(c, st, e->u.subscript.obj);
-        ca_expr(c, st, e->u.subscript.index);
-        break;
-    case EXPR_UNARY: ca_expr(c, st, e->u.unary.operand); break;
-    case EXPR_BINARY:
-        ca_expr(c, st, e->u.binary.lhs);
-        ca_expr(c, st, e->u.binary.rhs);
-        break;
-    case EXPR_TERNARY:
-        ca_expr(c, st, e->u.ternary.cond);
-        ca_expr(c, st, e->u.ternary.then_e);
-        ca_expr(c, st, e->u.ternary.else_e);
-        break;
-    case EXPR_CONVERT:
-        for (int i = 0; i < e->u.convert.args.len; i++)
-            ca_expr(c, st, VEC_AT(e->u.convert.args, i, Expr));
-        break;
-    case EXPR_MAXINDEX: /* its operand is evaluated: MAXINDEX (net[f ()].g) */
-        ca_expr(c, st, e->u.maxindex.obj);
-        break;
     case EXPR_CALL:
-        for (int i = 0; i < e->u.call.args.len; i++)
-            ca_expr(c, st, VEC_AT(e->u.call.args, i, Expr));
         ca_var_args(c, st, e->sym, &e->u.call.args);
         if (e->sym && e->sym->sub->is_central_agent && e->sym->decl && !e->sym->sub->external &&
             enter(c, e->sym)) { /* a CA function: walked in place */
@@ -774,9 +767,6 @@ static void ca_expr(UCtx *c, CaState *st, Expr *e)
         }
         break;
     case EXPR_OBJCALL:
-        ca_expr(c, st, e->u.objcall.obj);
-        for (int i = 0; i < e->u.objcall.args.len; i++)
-            ca_expr(c, st, VEC_AT(e->u.objcall.args, i, Expr));
         ca_var_args(c, st, e->sym, &e->u.objcall.args);
         if (e->sym && e->sym->owner && e->sym->owner->kind == TY_NETWORK)
             ca_net_call(c, st, e);
