@@ -14,6 +14,7 @@
  * deletion checks. */
 #include <string.h>
 
+#include "cupitc/ast_walk.h"
 #include "cupitc/lower_ir.h"
 #include "lw_internal.h"
 
@@ -263,7 +264,6 @@ IrExpr *lw_lane_hoisted(Lw *lw, const Expr *e)
 
 static void hoist_in(Lw *lw, Expr *e);
 static bool has_lane_call(const Expr *e);
-static bool any_lane_call(const PtrVec *v);
 static void hoist_branches(Lw *lw, Expr *e);
 static void hoist_short_circuit(Lw *lw, Expr *e);
 
@@ -381,49 +381,50 @@ static void hoist_call(Lw *lw, Expr *e)
     vec_push(lw->arena, &lw->hoist_vars, t);
 }
 
+static void hoist_child(void *lw, Expr *e)
+{
+    hoist_in(lw, e);
+}
+
 /* Lowers the lane calls of every object function call inside e, innermost
- * first, so that lw_expr can read their results from temporaries. */
+ * first, so that lw_expr can read their results from temporaries.  Only
+ * the operands that run conditionally are handled here; every other one is
+ * reached through ast_expr_children (MAXINDEX (ME.g[ME.f ()].in), ...). */
 static void hoist_in(Lw *lw, Expr *e)
 {
     if (!e)
         return;
     switch (e->kind) {
-    case EXPR_SELECT: hoist_in(lw, e->u.select.obj); break;
-    case EXPR_SUBSCRIPT:
-        hoist_in(lw, e->u.subscript.obj);
-        hoist_in(lw, e->u.subscript.index);
-        break;
-    case EXPR_ALLSLICE: hoist_in(lw, e->u.allslice.obj); break;
-    case EXPR_UNARY: hoist_in(lw, e->u.unary.operand); break;
     case EXPR_BINARY:
         if ((e->u.binary.op == OP_AND || e->u.binary.op == OP_OR) && has_lane_call(e->u.binary.rhs)) {
             hoist_short_circuit(lw, e);
-            break;
+            return;
         }
-        hoist_in(lw, e->u.binary.lhs);
-        hoist_in(lw, e->u.binary.rhs);
         break;
     case EXPR_TERNARY:
-        hoist_in(lw, e->u.ternary.cond);
         if (has_lane_call(e->u.ternary.then_e) || has_lane_call(e->u.ternary.else_e)) {
+            hoist_in(lw, e->u.ternary.cond);
             hoist_branches(lw, e);
-            break;
+            return;
         }
-        hoist_in(lw, e->u.ternary.then_e);
-        hoist_in(lw, e->u.ternary.else_e);
-        break;
-    case EXPR_CALL: hoist_args(lw, &e->u.call.args); break;
-    case EXPR_CONVERT: hoist_args(lw, &e->u.convert.args); break;
-    case EXPR_MAXINDEX: hoist_in(lw, e->u.maxindex.obj); break; /* MAXINDEX (ME.g[ME.f ()].in) */
-    case EXPR_OBJCALL:
-        hoist_in(lw, e->u.objcall.obj);
-        hoist_args(lw, &e->u.objcall.args);
-        if (lane_function_call(e) && !lw_lane_hoisted_name(lw, e))
-            hoist_call(lw, e);
         break;
     default:
         break;
     }
+    ast_expr_children(e, hoist_child, lw);
+    if (e->kind == EXPR_OBJCALL && lane_function_call(e) && !lw_lane_hoisted_name(lw, e))
+        hoist_call(lw, e);
+}
+
+typedef struct LaneCallScan {
+    bool found;
+} LaneCallScan;
+
+static void lane_call_child(void *cx, Expr *e)
+{
+    LaneCallScan *sc = cx;
+    if (!sc->found && has_lane_call(e))
+        sc->found = true;
 }
 
 /* Whether e contains a call hoist_in lowers as a lane call. */
@@ -431,32 +432,11 @@ static bool has_lane_call(const Expr *e)
 {
     if (!e)
         return false;
-    switch (e->kind) {
-    case EXPR_SELECT: return has_lane_call(e->u.select.obj);
-    case EXPR_SUBSCRIPT: return has_lane_call(e->u.subscript.obj) || has_lane_call(e->u.subscript.index);
-    case EXPR_ALLSLICE: return has_lane_call(e->u.allslice.obj);
-    case EXPR_UNARY: return has_lane_call(e->u.unary.operand);
-    case EXPR_BINARY: return has_lane_call(e->u.binary.lhs) || has_lane_call(e->u.binary.rhs);
-    case EXPR_TERNARY:
-        return has_lane_call(e->u.ternary.cond) || has_lane_call(e->u.ternary.then_e) ||
-               has_lane_call(e->u.ternary.else_e);
-    case EXPR_CALL: return any_lane_call(&e->u.call.args);
-    case EXPR_CONVERT: return any_lane_call(&e->u.convert.args);
-    case EXPR_MAXINDEX: return has_lane_call(e->u.maxindex.obj);
-    case EXPR_OBJCALL:
-        return lane_function_call(e) || has_lane_call(e->u.objcall.obj) ||
-               any_lane_call(&e->u.objcall.args);
-    default:
-        return false;
-    }
-}
-
-static bool any_lane_call(const PtrVec *v)
-{
-    for (int i = 0; i < v->len; i++)
-        if (has_lane_call(VEC_AT(*v, i, Expr)))
-            return true;
-    return false;
+    if (e->kind == EXPR_OBJCALL && lane_function_call(e))
+        return true;
+    LaneCallScan sc = {false};
+    ast_expr_children((Expr *)e, lane_call_child, &sc);
+    return sc.found;
 }
 
 /* c ? a : b whose a or b makes lane calls: each branch's calls run only in
