@@ -360,6 +360,15 @@ void rt_group_renumber(rt_net *net, int32_t g, rt_group_map *map,
 
 /* ---- EXTEND ------------------------------------------------------------------ */
 
+/* True if group g is the source or destination group of a bundle. */
+static bool group_has_bundles(const rt_net_desc *d, int32_t g)
+{
+    for (int32_t b = 0; b < d->nbundles; b++)
+        if (d->bundles[b].src_group == g || d->bundles[b].dst_group == g)
+            return true;
+    return false;
+}
+
 void rt_extend(rt_net *net, int32_t g, int32_t n, rt_srcpos where)
 {
     const rt_group_desc *gd = &net->desc->groups[g];
@@ -373,6 +382,13 @@ void rt_extend(rt_net *net, int32_t g, int32_t n, rt_srcpos where)
                  gd->name, (int)n, (long long)want);
     if (n > 0) {
         group_grow(net, g, n, where);
+    } else if (n < 0 && !group_has_bundles(net->desc, g)) {
+        /* No connection can change and nodes 0 .. want-1 keep their
+         * records where they are: only the count drops, so that shrinking
+         * one node at a time costs O(1) per step, like growing.  The
+         * records behind the count are initialized again when the group
+         * grows (group_grow). */
+        net->count[g] = (int32_t)want;
     } else if (n < 0) {
         rt_group_map map = { old, (int32_t)want, NULL, NULL, NULL };
         map.first = rt_alloc(where, (size_t)old * sizeof(int32_t));
