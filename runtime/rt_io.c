@@ -82,7 +82,11 @@ static void move_rep(rt_net *net, int32_t g, int32_t r, int32_t lo, int32_t hi,
 }
 
 /* Moves the elements of the replicates of lane block j: node by node, the
- * lanes of a node element are adjacent (at lane_offset + lane * es). */
+ * lanes of a node element are adjacent (at lane_offset + lane * es).
+ * Aligned so that the speed of its gather loop does not depend on where
+ * the linker happens to place it (measured: 0.112 s against 0.125 s for a
+ * trainer's 200 epochs, with no change to this code). */
+__attribute__((aligned(64)))
 static void move_block(rt_net *net, int32_t g, int32_t j, int32_t lo, int32_t hi,
                        size_t lane_offset, const cp_io *io, int32_t stride, bool input)
 {
