@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The temporary files alive now; the signal handler removes them.  A few
@@ -53,8 +55,38 @@ static bool drop_direct(const char *temp)
     return false;
 }
 
+/* The C compiler while it runs: a signal that ends cupitc ends it too
+ * (`kill` of cupitc alone would leave it running, and it could create its
+ * output after the temporary files are gone). */
+static volatile pid_t child;
+
+void out_set_child(pid_t pid)
+{
+    child = pid;
+}
+
+/* Passes the signal on to the C compiler and waits up to 2 s for it to
+ * end, then kills it; everything here is async-signal-safe. */
+static void end_child(int sig)
+{
+    pid_t pid = child;
+    if (pid <= 0)
+        return;
+    kill(pid, sig == SIGINT || sig == SIGHUP || sig == SIGQUIT ? sig : SIGTERM);
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 200; i++) {
+        pid_t w = waitpid(pid, NULL, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            return;
+        nanosleep(&tick, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
 static void on_signal(int sig)
 {
+    end_child(sig);
     for (int i = 0; i < MAX_TEMPS; i++)
         if (temps[i])
             unlink(temps[i]); /* async-signal-safe */

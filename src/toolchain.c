@@ -1,6 +1,8 @@
 /* toolchain.c -- finds the runtime and runs the system C compiler. */
 #include "cupitc/toolchain.h"
 
+#include "cupitc/output.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -153,6 +155,8 @@ static RunResult run(const ArgList *a, char **keep, bool hold)
                     strerror(e));
         _exit(127);
     }
+    if (pid > 0)
+        out_set_child(pid);
     if (exec_fds[1] >= 0)
         close(exec_fds[1]);
     if (pid < 0) {
@@ -211,6 +215,7 @@ static RunResult run(const ArgList *a, char **keep, bool hold)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    out_set_child(0);
     if (exec_err) {
         r.how = RUN_NOT_RUN;
         r.err = exec_err;

@@ -240,18 +240,24 @@ check output-dev-null sh -c "'$CUPITC' '$prog' -o /dev/null && '$CUPITC' -S '$pr
 if [ -c /dev/full ]; then
     check output-write-error sh -c "! '$CUPITC' -S '$prog' -o /dev/full 2>'$out/err' && grep -q \"cannot write '/dev/full'\" '$out/err' && [ -c /dev/full ]"
 fi
-# an interrupted build leaves no output and no temporary file behind
+# an interrupted build leaves no output, no temporary file and no C
+# compiler behind (the signal is passed on to it)
 mkdir -p "$out/sig" "$out/sigtmp"
-printf '#!/bin/sh\nsleep 30\n' >"$out/slow-cc"
+printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 30\n' "$out/slow-cc.pid" >"$out/slow-cc"
 chmod +x "$out/slow-cc"
 interrupted() {
+    rm -f "$out/slow-cc.pid"
     CC="$out/slow-cc" TMPDIR="$out/sigtmp" "$CUPITC" "$prog" -o "$out/sig/x" 2>/dev/null &
     pid=$!
     sleep 1
     kill -TERM "$pid"
     wait "$pid"
     st=$?
-    [ "$st" -ne 0 ] && [ -z "$(ls -A "$out/sig")" ] && [ -z "$(ls -A "$out/sigtmp")" ]
+    cc_pid=$(cat "$out/slow-cc.pid" 2>/dev/null)
+    cc_gone=yes
+    [ -n "$cc_pid" ] && kill -0 "$cc_pid" 2>/dev/null && { cc_gone=no; kill "$cc_pid"; }
+    [ "$st" -ne 0 ] && [ -n "$cc_pid" ] && [ "$cc_gone" = yes ] &&
+        [ -z "$(ls -A "$out/sig")" ] && [ -z "$(ls -A "$out/sigtmp")" ]
 }
 check interrupted-build interrupted
 # an EXTERNAL subroutine nobody defines is reported at its declaration

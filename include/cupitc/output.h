@@ -9,6 +9,7 @@
 #define CUPITC_OUTPUT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Reports (cupitc: error: ...) and returns false if `output` cannot be
  * written or names one of the n `inputs` (also through links). */
@@ -44,5 +45,9 @@ bool out_copy_to_stdout(const char *path);
  * SIGHUP, SIGPIPE, ...) that remove the registered temporary files before
  * the signal ends cupitc. */
 void out_install_signal_cleanup(void);
+
+/* Registers the running C compiler (pid 0: none): such a signal is passed
+ * on to it, and cupitc waits for it to end before removing its files. */
+void out_set_child(pid_t pid);
 
 #endif
