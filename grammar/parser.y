@@ -356,6 +356,11 @@ InitItem
 
 InterfaceElemDef
     : InterfaceMode TypeIdent IdList            { $$ = ast_iface_def($1, $2, $3, @1); }
+    | InterfaceMode TypeIdent IdList ASSIGN Expression {
+          diag_error(@4, "an interface has no initial value (its connections are made "
+                     "by CONNECT)");
+          $$ = ast_iface_def($1, $2, $3, @1);
+      }
     ;
 
 InterfaceMode
