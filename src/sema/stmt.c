@@ -65,6 +65,13 @@ static void assignment(Ctx *c, Stmt *s)
         sema_value_to(c, value, tt, "the value stored into the connection");
         return;
     }
+    if (!type_is_error(tt) && target->cat == VC_OBJECT && sema_is_io_area(target)) {
+        /* the one error is the target's; `x := y` between two I/O areas
+           would otherwise also say that y is no value, before it */
+        sema_check_writable(c, target, "assign to", "");
+        sema_analyze_expr(c, value);
+        return;
+    }
     Type *vt = sema_value(c, value);
     sema_note_store(c, target, op, value);
     if (type_is_error(tt))
