@@ -17,6 +17,7 @@
 #include "cupitc/diag.h"
 #include "cupitc/emit.h"
 #include "cupitc/lower.h"
+#include "cupitc/lower_ir.h"
 #include "cupitc/output.h"
 #include "cupitc/passes.h"
 #include "cupitc/pipeline.h"
@@ -717,6 +718,8 @@ static int compile(int argc, char **argv)
     } else if (!sema_analyze(prog, arena) || diag_error_count() > 0 ||
                (opt.warn && (sema_warnings(prog, opt.warn), diag_error_count() > 0))) {
         status = EXIT_INPUT_ERROR; /* -Werror: warnings count as errors */
+    } else if (!opt.dump_ast && !lower_check_external_main(prog, opt.library)) {
+        status = EXIT_INPUT_ERROR;
     } else if (opt.dump_ast) {
         ast_dump(stdout, prog, sema_type_name);
     } else if (opt.stop != STOP_SYNTAX) {

@@ -20,6 +20,12 @@ bool lower_finish_ir(Lw *lw);
 /* Builds the body of a streamed function (IrFunc.streamed), from the
  * module's current arena. */
 bool lower_stream_body(Lw *lw, IrFunc *f);
+/* Reports an EXTERNAL subroutine named main, which would be the C main
+ * function of the program (only a --library object has none); false if
+ * there is one.  lower_to_ir checks it too; the driver calls it where no
+ * code is made (-fsyntax-only), so that it finds every error a build
+ * finds. */
+bool lower_check_external_main(const Program *prog, bool library);
 
 /* Services of the lowering for the passes (src/passes/). */
 

@@ -382,6 +382,29 @@ static void add_fn(Lw *lw, IrFunc *f)
 }
 
 /* The function of subroutine s on one replicate (node instances: net, g). */
+/* It would be the program's own main, called again. */
+static void report_external_main(const Symbol *s)
+{
+    diag_error(s->loc, "EXTERNAL %s 'main' would be the C main function the program "
+               "starts with (only a --library object has none)",
+               s->kind == SYM_FUNC ? "function" : "procedure");
+}
+
+bool lower_check_external_main(const Program *prog, bool library)
+{
+    const SemaInfo *si = prog->sema;
+    bool ok = true;
+    for (int j = 0; !library && si && j < si->subrs.len; j++) {
+        const Symbol *s = VEC_AT(si->subrs, j, Symbol);
+        if ((s->kind == SYM_PROC || s->kind == SYM_FUNC) && s->sub->external &&
+            strcmp(s->name, "main") == 0) {
+            report_external_main(s);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 static void declare_plain(Lw *lw, Symbol *s, LowerNet *net, int g)
 {
     IrModule *m = lw->m;
@@ -396,10 +419,7 @@ static void declare_plain(Lw *lw, Symbol *s, LowerNet *net, int g)
         if (s->sub->external)
             f->link_name = s->name;
         if (s->sub->external && !lw->opts.library && strcmp(s->name, "main") == 0) {
-            /* it would be the program's own main, called again */
-            diag_error(s->loc, "EXTERNAL %s 'main' would be the C main function the program "
-                       "starts with (only a --library object has none)",
-                       s->kind == SYM_FUNC ? "function" : "procedure");
+            report_external_main(s);
             lw->failed = true;
         }
         params_of(lw, f, s, false);
