@@ -66,6 +66,8 @@ check no-pass sh -c "'$CUPITC' --dump-passes -fno-const-branch '$cb' 2>&1 | grep
 check unknown-pass status_is 2 "$CUPITC" -fno-frobnicate "$prog"
 # a recursive helper that touches no node is no reason for the analysis to give up
 check fuse-local-recursion sh -c "'$CUPITC' --dump-passes tests/run/fuse-local-recursion.nn 2>&1 | grep -q '^fuse: cpNL_Net_b_gather: .* 1 reduction candidates recomputed'"
+# an Int CONST mode decides the IF around a send for fuse as a Bool one does
+check fuse-int-mode sh -c "'$CUPITC' --dump-passes tests/run/const-int-mode-fuse.nn 2>&1 | grep -q '^fuse: cpML_Net_b0_Link_send: .* 1 stores left out'"
 
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"

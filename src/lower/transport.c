@@ -424,8 +424,8 @@ typedef struct ConnCx {
 
 typedef struct NodeCx {
     const Symbol *proc;     /* the node subroutine walked */
-    int8_t known[64];       /* its Bool CONST parameters that the call fixes:
-                               1 true, 0 false, -1 not known */
+    KnownArgs args;         /* its Bool and integral CONST parameters that
+                               the call fixes */
     int group;
     bool full;              /* the group call runs on every node of the group */
     bool returned;          /* a node may have left the procedure already */
@@ -832,21 +832,63 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S);
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
                         State *S, const PtrVec *args);
 
-/* A node procedure's Bool CONST parameter that the call fixes (such as the
- * report's forward (doIn, doOut)), or its NOT. */
+/* The value of e in this call: a constant, or a Bool or integral CONST
+ * parameter that the call passes as a constant.  False where not known. */
+static bool node_known_value(const NodeCx *cx, const Expr *e, int64_t *v)
+{
+    if (e->is_const && e->type && (e->type->kind == TY_BOOL || type_is_integral(e->type))) {
+        *v = e->const_int;
+        return true;
+    }
+    if (e->kind != EXPR_NAME || !e->sym || e->sym->kind != SYM_PARAM ||
+        e->sym->subr != cx->proc || e->sym->index < 0 || e->sym->index >= 64 ||
+        !cx->args.known[e->sym->index])
+        return false;
+    *v = cx->args.value[e->sym->index];
+    return true;
+}
+
+/* A condition the call fixes, in the forms the lane code decides
+ * (known_cond in lw_lanes.c): such values with NOT, AND, OR, XOR and the
+ * comparisons -- the report's forward (doIn, doOut), or `mode = 2` of an
+ * Int CONST mode.  1 true, 0 false, -1 not known. */
 static int node_known(void *vcx, const Expr *cond)
 {
     const NodeCx *cx = vcx;
-    bool neg = false;
-    while (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
-        neg = !neg;
-        cond = cond->u.unary.operand;
+    int64_t a, b;
+    if (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
+        int k = node_known(vcx, cond->u.unary.operand);
+        return k < 0 ? -1 : !k;
     }
-    if (cond->kind != EXPR_NAME || !cond->sym || cond->sym->kind != SYM_PARAM ||
-        cond->sym->subr != cx->proc || cond->sym->index >= 64)
-        return -1;
-    int k = cx->known[cond->sym->index];
-    return k < 0 ? -1 : neg ? !k : k;
+    if (cond->kind == EXPR_BINARY) {
+        const Expr *l = cond->u.binary.lhs, *r = cond->u.binary.rhs;
+        switch (cond->u.binary.op) {
+        case OP_AND:
+        case OP_OR:
+        case OP_XOR: {
+            int x = node_known(vcx, l), y = node_known(vcx, r);
+            if (x < 0 || y < 0)
+                return -1;
+            return cond->u.binary.op == OP_AND ? x && y : cond->u.binary.op == OP_OR ? x || y : x != y;
+        }
+        case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE:
+            if (!node_known_value(cx, l, &a) || !node_known_value(cx, r, &b))
+                return -1;
+            switch (cond->u.binary.op) {
+            case OP_EQ: return a == b;
+            case OP_NE: return a != b;
+            case OP_LT: return a < b;
+            case OP_GT: return a > b;
+            case OP_LE: return a <= b;
+            default: return a >= b;
+            }
+        default:
+            return -1;
+        }
+    }
+    if (cond->type && cond->type->kind == TY_BOOL && node_known_value(cx, cond, &a))
+        return a != 0;
+    return -1;
 }
 
 static void t_node_expr(TCtx *c, void *vcx, Expr *e, State *S)
@@ -997,11 +1039,9 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
     if (!proc->decl || proc->sub->external)
         return;
     /* the Bool and integral CONST arguments this call fixes; the walk
-       prunes by the Bool ones (node_known) */
+       prunes by them (node_known) */
     NodeCx cx = {.proc = proc, .group = g, .full = full, .returned = returned};
     KnownArgs here = {0};
-    for (int i = 0; i < 64; i++)
-        cx.known[i] = -1;
     for (int i = 0; args && i < args->len && i < proc->sub->params.len && i < 64; i++) {
         const Expr *a = VEC_AT(*args, i, Expr);
         const Symbol *prm = VEC_AT(proc->sub->params, i, Symbol);
@@ -1010,10 +1050,9 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
             a->is_const) {
             here.known[i] = true;
             here.value[i] = is_bool ? a->const_int != 0 : a->const_int;
-            if (is_bool)
-                cx.known[i] = (int8_t)here.value[i];
         }
     }
+    cx.args = here;
     /* what every call of this instance passes (lower_known_arg), met over
        all calls -- also a recursive one, which is not walked again */
     KnownArgs *kn = ptrmap_get(&c->p->known_args, proc, c->tn->net, g);
