@@ -26,7 +26,8 @@
  *         the call as it was                    (pruned: the connection lists)
  *
  * Preconditions, else the call stays as it is: the sum is F's first
- * statement and sums into an element of ME; each term is the product of
+ * statement, or comes after statements that may as well run after it
+ * (prefix_ok), and sums into an element of ME; each term is the product of
  * an element of the node at the other end and an element of the
  * connection; nothing F' does -- itself or through what it calls --
  * writes an element the sums read, and no sum reads the element it writes
@@ -136,7 +137,74 @@ static bool match_term(const IrStmt *blk, const IrFunc *f, Term *t)
            (match_x(v->b, loop, lane, t) && match_w(v->a, loop, lane, t));
 }
 
-/* F starts with a vector sum over dense-able bundles into an element of ME. */
+/* ---- what may come before the sum ------------------------------------------------------ */
+
+typedef struct Prefix {
+    const IrField *into;   /* the sum's element: the prefix must not name it */
+    int lanes;             /* inside a lane loop: an IF there is a masked store */
+    bool ok;
+} Prefix;
+
+static bool prefix_expr(IrVisitor *v, IrExpr *e)
+{
+    Prefix *p = v->data;
+    if (e->kind == IRE_FIELD && e->u.field == p->into)
+        p->ok = false;
+    if (e->kind == IRE_CALL) {
+        switch (e->helper) { /* computations that change nothing but their result */
+        case IRH_CHK_I32: case IRH_CHK_I16: case IRH_CHK_I8: case IRH_IDX:
+        case IRH_DIV: case IRH_MOD: case IRH_SHL: case IRH_SHR: case IRH_REAL_TO_INT:
+        case IRH_FMOD_REAL: case IRH_IN_IV: case IRH_IN_IV1: case IRH_IN_IV2: case IRH_IN_RV:
+        case IRH_IPOW: case IRH_RPOW_INT: case IRH_RPOW:
+        case IRH_SIGMOID: case IRH_SIGMOID_PRIME: case IRH_ABS_REAL: case IRH_SIGN_REAL:
+        case IRH_MIN_REAL: case IRH_MAX_REAL:
+            break;
+        default:
+            p->ok = false;
+        }
+    }
+    return p->ok;
+}
+
+static bool prefix_stmt(IrVisitor *v, IrStmt *s)
+{
+    Prefix *p = v->data;
+    bool lanes = s->kind == IRS_FOR && s->for_kind == IRFOR_LANES;
+    if (s->kind != IRS_DECL && s->kind != IRS_ASSIGN && s->kind != IRS_COMMENT &&
+        s->kind != IRS_BLOCK && !lanes && !(s->kind == IRS_IF && p->lanes > 0))
+        p->ok = false;
+    p->lanes += lanes;
+    return p->ok;
+}
+
+static void prefix_after(IrVisitor *v, IrStmt *s)
+{
+    Prefix *p = v->data;
+    p->lanes -= s->kind == IRS_FOR && s->for_kind == IRFOR_LANES;
+}
+
+/* Whether statement s of F, before the sum, may as well run after every
+ * node's sum: local declarations and lane loops of declarations and
+ * assignments (`ME.act := 0.0`, `Real VAR t := 2.0 * ME.x`) that call
+ * nothing but arithmetic helpers -- no IF, RETURN or loop that could skip
+ * the sum for some lanes; an IF inside a lane loop only masks a store --
+ * and never name the element the sum writes
+ * (what they write is checked against what the sum reads with the rest of
+ * F).  into NULL: only the shape. */
+static bool prefix_ok(IrStmt *s, const IrField *into)
+{
+    Prefix p = {.into = into, .ok = s->kind == IRS_DECL || s->kind == IRS_COMMENT ||
+                                     s->kind == IRS_BLOCK ||
+                                     (s->kind == IRS_FOR && s->for_kind == IRFOR_LANES)};
+    IrVisitor v = {.stmt = prefix_stmt, .expr = prefix_expr, .stmt_after = prefix_after,
+                   .data = &p};
+    if (p.ok)
+        ir_walk_stmt(&v, s);
+    return p.ok;
+}
+
+/* F starts with a vector sum over dense-able bundles into an element of ME,
+ * after statements that may as well run after it (prefix_ok). */
 static bool match_fn(const IrFunc *f, Match *mt)
 {
     if (f->role != IRFN_LANE || !f->net || !f->subr || f->subr->owner->kind != TY_NODE ||
@@ -145,7 +213,12 @@ static bool match_fn(const IrFunc *f, Match *mt)
     IrStmt *proc = VEC_AT(f->body->list, f->body->list.len - 1, IrStmt);
     if (proc->kind != IRS_BLOCK || !proc->list.len)
         return false;
-    IrStmt *holder = VEC_AT(proc->list, 0, IrStmt);
+    int pos = 0;
+    while (pos < proc->list.len && prefix_ok(VEC_AT(proc->list, pos, IrStmt), NULL))
+        pos++;
+    if (pos == proc->list.len)
+        return false;
+    IrStmt *holder = VEC_AT(proc->list, pos, IrStmt);
     if (holder->kind != IRS_BLOCK || holder->list.len != 1)
         return false;
     IrStmt *rs = VEC_AT(holder->list, 0, IrStmt);
@@ -156,8 +229,11 @@ static bool match_fn(const IrFunc *f, Match *mt)
         into->a->a->kind != IRE_DEREF || !is_var(into->a->a->a, f->self))
         return false;
     mt->proc = proc;
-    mt->pos = 0;
+    mt->pos = pos;
     mt->into = into->a->u.field;
+    for (int i = 0; i < pos; i++)
+        if (!prefix_ok(VEC_AT(proc->list, i, IrStmt), mt->into))
+            return false;
     mt->n = 0;
     for (int i = 0; i < rs->then->list.len; i++) {
         if (mt->n == MAX_TERMS || !match_term(VEC_AT(rs->then->list, i, IrStmt), f, &mt->terms[mt->n]))
@@ -276,14 +352,15 @@ static bool written(const Writes *w, const IrField *f, int g)
     return false;
 }
 
-/* Whether F without its sum (proc's statements after pos) leaves every
- * element the sum reads as it is. */
+/* Whether F without its sum (proc's statements before and after pos)
+ * leaves every element the sum reads as it is. */
 static bool rest_is_independent(PassCtx *c, const IrFunc *f, const Match *mt)
 {
     Writes w = {.arena = c->m->arena};
     vec_push(w.arena, &w.seen, (void *)f);
-    for (int i = mt->pos + 1; i < mt->proc->list.len; i++)
-        walk_writes(&w, f, VEC_AT(mt->proc->list, i, IrStmt));
+    for (int i = 0; i < mt->proc->list.len; i++)
+        if (i != mt->pos)
+            walk_writes(&w, f, VEC_AT(mt->proc->list, i, IrStmt));
     if (w.unknown)
         return false;
     for (int t = 0; t < mt->n; t++)
@@ -295,7 +372,7 @@ static bool rest_is_independent(PassCtx *c, const IrFunc *f, const Match *mt)
 
 /* ---- the rewrite ------------------------------------------------------------------------------ */
 
-/* F without its first statement, once per F. */
+/* F without its sum, once per F. */
 static IrFunc *without_sum(PassCtx *c, IrFunc *f, const Match *mt)
 {
     IrModule *m = c->m;
