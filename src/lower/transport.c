@@ -29,8 +29,9 @@
  * A read whose only writer is an unconditional top-level assignment
  * `ME.e := expr` of the procedure called at an interface call site, where
  * `expr` uses only the procedure's CONST parameters, constants, pure
- * standard functions and elements of the connection that no part of the
- * same entry changes, becomes a *lazy read*: it evaluates `expr` again,
+ * standard functions, functions of the program that only return such an
+ * expression, and elements of the connection that no part of the same
+ * entry changes, becomes a *lazy read*: it evaluates `expr` again,
  * taking the parameters from slots that the call site fills per node.  The
  * slot of a node and the elements of its connections are always updated
  * together, by the same execution of the call, so the value is the same.
@@ -284,10 +285,42 @@ static bool is_pure_library_function(const Symbol *f)
     return false;
 }
 
+static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems, int depth);
+
+/* The expression a global function of the program returns when that is
+ * all it does: its body is one `RETURN expr`, no locals, every parameter
+ * CONST (`Real FUNCTION times (Real CONST a, b) IS RETURN a * b; END`);
+ * the nesting of such calls is bounded (recursion).  Else NULL. */
+static const Expr *returned_expr(const Symbol *f, int depth)
+{
+    if (!f || f->kind != SYM_FUNC || !f->sub || f->sub->external || !f->decl || f->owner ||
+        depth >= 8)
+        return NULL;
+    for (int i = 0; i < f->sub->params.len; i++)
+        if (VEC_AT(f->sub->params, i, Symbol)->access != ACCESS_CONST)
+            return NULL;
+    const Block *b = f->decl->u.subr.body;
+    if (!b || b->defs.len || b->stmts.len != 1)
+        return NULL;
+    const Stmt *r = VEC_AT(b->stmts, 0, Stmt);
+    return r->kind == STMT_RETURN ? r->u.ret.value : NULL;
+}
+
+/* Such a function whose expression lazy_expr_ok accepts over its own
+ * parameters: as good as an operator. */
+static bool pure_user_function(Arena *a, const Symbol *f, int depth)
+{
+    const Expr *v = returned_expr(f, depth);
+    PtrVec none = {0};
+    return v && lazy_expr_ok_at(a, f, v, &none, depth + 1) && none.len == 0;
+}
+
 /* Whether `e`, in connection procedure `proc`, can be evaluated again
  * later and anywhere: CONST parameters, constants, elements of ME (noted in
- * *elems), operators that cannot fail, pure library functions. */
-static bool lazy_expr_ok(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems)
+ * *elems), operators that cannot fail, pure library functions and
+ * functions of the program that only return such an expression of their
+ * parameters (pure_user_function). */
+static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems, int depth)
 {
     switch (e->kind) {
     case EXPR_INT: case EXPR_REAL:
@@ -310,32 +343,33 @@ static bool lazy_expr_ok(Arena *a, const Symbol *proc, const Expr *e, PtrVec *el
         }
         return false;
     case EXPR_UNARY:
-        return e->u.unary.op != OP_RANDOM && lazy_expr_ok(a, proc, e->u.unary.operand, elems);
+        return e->u.unary.op != OP_RANDOM &&
+               lazy_expr_ok_at(a, proc, e->u.unary.operand, elems, depth);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         bool integral = e->type && type_is_integral(e->type);
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT || op == OP_INTERVAL ||
             op == OP_IN || ((op == OP_DIV || op == OP_MOD) && integral))
             return false;
-        return lazy_expr_ok(a, proc, e->u.binary.lhs, elems) &&
-               lazy_expr_ok(a, proc, e->u.binary.rhs, elems);
+        return lazy_expr_ok_at(a, proc, e->u.binary.lhs, elems, depth) &&
+               lazy_expr_ok_at(a, proc, e->u.binary.rhs, elems, depth);
     }
     case EXPR_TERNARY:
-        return lazy_expr_ok(a, proc, e->u.ternary.cond, elems) &&
-               lazy_expr_ok(a, proc, e->u.ternary.then_e, elems) &&
-               lazy_expr_ok(a, proc, e->u.ternary.else_e, elems);
+        return lazy_expr_ok_at(a, proc, e->u.ternary.cond, elems, depth) &&
+               lazy_expr_ok_at(a, proc, e->u.ternary.then_e, elems, depth) &&
+               lazy_expr_ok_at(a, proc, e->u.ternary.else_e, elems, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym))
+        if (!is_pure_library_function(e->sym) && !pure_user_function(a, e->sym, depth))
             return false;
         for (int i = 0; i < e->u.call.args.len; i++)
-            if (!lazy_expr_ok(a, proc, VEC_AT(e->u.call.args, i, Expr), elems))
+            if (!lazy_expr_ok_at(a, proc, VEC_AT(e->u.call.args, i, Expr), elems, depth))
                 return false;
         return true;
     case EXPR_CONVERT:
         if (sema_convert_kind(e) != CONV_NUMERIC || !e->type || e->type->kind != TY_REAL)
             return false;
         for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!lazy_expr_ok(a, proc, VEC_AT(e->u.convert.args, i, Expr), elems))
+            if (!lazy_expr_ok_at(a, proc, VEC_AT(e->u.convert.args, i, Expr), elems, depth))
                 return false;
         return true;
     default:
@@ -344,22 +378,23 @@ static bool lazy_expr_ok(Arena *a, const Symbol *proc, const Expr *e, PtrVec *el
 }
 
 /* Whether evaluating e can have no effect but its value: no calls except
- * pure library functions, nothing that can raise a run-time error (checked
- * subscripts, integer arithmetic with overflow checks, division), no
- * random numbers.  Only such writes may be left out. */
-static bool effect_free(const Expr *e)
+ * pure library functions and functions of the program that only return
+ * such an expression (returned_expr), nothing that can raise a run-time
+ * error (checked subscripts, integer arithmetic with overflow checks,
+ * division), no random numbers.  Only such writes may be left out. */
+static bool effect_free_at(const Expr *e, int depth)
 {
     switch (e->kind) {
     case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME: case EXPR_ME:
     case EXPR_YOU:
         return true;
     case EXPR_SELECT:
-        return effect_free(e->u.select.obj);
+        return effect_free_at(e->u.select.obj, depth);
     case EXPR_UNARY:
         if (e->u.unary.op == OP_RANDOM ||
             (e->u.unary.op == OP_NEG && e->type && type_is_integral(e->type)))
             return false;
-        return effect_free(e->u.unary.operand);
+        return effect_free_at(e->u.unary.operand, depth);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT || op == OP_DIV || op == OP_MOD)
@@ -367,28 +402,42 @@ static bool effect_free(const Expr *e)
         if ((op == OP_ADD || op == OP_SUB || op == OP_MUL) && e->type &&
             type_is_integral(e->type))
             return false;
-        return effect_free(e->u.binary.lhs) && effect_free(e->u.binary.rhs);
+        return effect_free_at(e->u.binary.lhs, depth) && effect_free_at(e->u.binary.rhs, depth);
     }
     case EXPR_TERNARY:
-        return effect_free(e->u.ternary.cond) && effect_free(e->u.ternary.then_e) &&
-               effect_free(e->u.ternary.else_e);
+        return effect_free_at(e->u.ternary.cond, depth) &&
+               effect_free_at(e->u.ternary.then_e, depth) &&
+               effect_free_at(e->u.ternary.else_e, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym))
-            return false;
+        if (!is_pure_library_function(e->sym)) {
+            const Expr *v = returned_expr(e->sym, depth);
+            if (!v || !effect_free_at(v, depth + 1))
+                return false;
+        }
         for (int i = 0; i < e->u.call.args.len; i++)
-            if (!effect_free(VEC_AT(e->u.call.args, i, Expr)))
+            if (!effect_free_at(VEC_AT(e->u.call.args, i, Expr), depth))
                 return false;
         return true;
     case EXPR_CONVERT:
         if (sema_convert_kind(e) != CONV_NUMERIC || !e->type || e->type->kind != TY_REAL)
             return false;
         for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!effect_free(VEC_AT(e->u.convert.args, i, Expr)))
+            if (!effect_free_at(VEC_AT(e->u.convert.args, i, Expr), depth))
                 return false;
         return true;
     default:
         return false;
     }
+}
+
+static bool effect_free(const Expr *e)
+{
+    return effect_free_at(e, 0);
+}
+
+static bool lazy_expr_ok(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems)
+{
+    return lazy_expr_ok_at(a, proc, e, elems, 0);
 }
 
 /* ---- the walk --------------------------------------------------------------------- */
