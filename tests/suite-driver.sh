@@ -73,6 +73,8 @@ check fuse-user-function sh -c "'$CUPITC' --dump-passes tests/run/fuse-user-func
 # a sum after locals and assignments is still a kernel; after a read of its element or an IF not
 dp=tests/run/dense-prefix.nn
 check dense-prefix sh -c "'$CUPITC' --dump-passes '$dp' >'$out/dp.passes' 2>&1 && grep -q '^dense: .* cpNL_Net_b_fireLate over' '$out/dp.passes' && grep -q '^dense: .* cpNL_Net_b_gatherLate over' '$out/dp.passes' && ! grep -q '^dense: .* cpNL_Net_[a-z]*_\\(keep\\|guarded\\) over' '$out/dp.passes'"
+# a RETURN before the sum that const-branch decides clears the mask the sum runs under: no kernel
+check dense-prefix-return sh -c "'$CUPITC' --dump-passes tests/run/dense-prefix-return.nn 2>&1 | grep -q '^const-branch: cpNL_Net_b_fire:' && ! '$CUPITC' --dump-passes tests/run/dense-prefix-return.nn 2>&1 | grep -q '^dense:'"
 
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"

@@ -141,9 +141,49 @@ static bool match_term(const IrStmt *blk, const IrFunc *f, Term *t)
 
 typedef struct Prefix {
     const IrField *into;   /* the sum's element: the prefix must not name it */
+    const IrVar *self;     /* ME */
+    const IrStmt *proc;    /* F's procedure block ... */
+    int upto;              /* ... and the statement checked: the variables
+                              declared in proc's statements up to it are the
+                              prefix's own */
     int lanes;             /* inside a lane loop: an IF there is a masked store */
     bool ok;
 } Prefix;
+
+/* Whether s declares v, itself or in a statement it holds. */
+static bool declares(const IrStmt *s, const IrVar *v)
+{
+    if (!s)
+        return false;
+    if (s->kind == IRS_DECL)
+        return s->var == v;
+    for (int i = 0; i < s->list.len; i++)
+        if (declares(VEC_AT(s->list, i, IrStmt), v))
+            return true;
+    return declares(s->then, v) || declares(s->els, v);
+}
+
+/* Whether an assignment to lv changes nothing but an element of ME or a
+ * variable the prefix declares.  Anything else -- the procedure's mask
+ * above all, which lane code clears for the lanes a RETURN leaves (`IF m
+ * = 1 THEN RETURN` decided by const-branch is a lane loop of such
+ * assignments) and which the sum then reads -- would change what the sum
+ * does if it ran first. */
+static bool own_target(const Prefix *p, const IrExpr *lv)
+{
+    while (lv && (lv->kind == IRE_INDEX || lv->kind == IRE_MEMBER))
+        lv = lv->a;
+    if (!lv)
+        return false;
+    if (lv->kind == IRE_FIELD)
+        return lv->a && lv->a->kind == IRE_DEREF && is_var(lv->a->a, p->self);
+    if (lv->kind != IRE_VAR)
+        return false;
+    for (int i = 0; i <= p->upto; i++)
+        if (declares(VEC_AT(p->proc->list, i, IrStmt), lv->u.var))
+            return true;
+    return false;
+}
 
 static bool prefix_expr(IrVisitor *v, IrExpr *e)
 {
@@ -173,6 +213,8 @@ static bool prefix_stmt(IrVisitor *v, IrStmt *s)
     if (s->kind != IRS_DECL && s->kind != IRS_ASSIGN && s->kind != IRS_COMMENT &&
         s->kind != IRS_BLOCK && !lanes && !(s->kind == IRS_IF && p->lanes > 0))
         p->ok = false;
+    if (s->kind == IRS_ASSIGN && !own_target(p, s->a))
+        p->ok = false;
     p->lanes += lanes;
     return p->ok;
 }
@@ -188,12 +230,15 @@ static void prefix_after(IrVisitor *v, IrStmt *s)
  * assignments (`ME.act := 0.0`, `Real VAR t := 2.0 * ME.x`) that call
  * nothing but arithmetic helpers -- no IF, RETURN or loop that could skip
  * the sum for some lanes; an IF inside a lane loop only masks a store --
- * and never name the element the sum writes
- * (what they write is checked against what the sum reads with the rest of
- * F).  into NULL: only the shape. */
-static bool prefix_ok(IrStmt *s, const IrField *into)
+ * assign only elements of ME and their own locals (own_target), and never
+ * name the element the sum writes (what they write is checked against
+ * what the sum reads with the rest of F).  s is statement i of F's
+ * procedure block proc; into NULL: only the shape. */
+static bool prefix_ok(const IrFunc *f, const IrStmt *proc, int i, const IrField *into)
 {
-    Prefix p = {.into = into, .ok = s->kind == IRS_DECL || s->kind == IRS_COMMENT ||
+    IrStmt *s = VEC_AT(proc->list, i, IrStmt);
+    Prefix p = {.into = into, .self = f->self, .proc = proc, .upto = i,
+                .ok = s->kind == IRS_DECL || s->kind == IRS_COMMENT ||
                                      s->kind == IRS_BLOCK ||
                                      (s->kind == IRS_FOR && s->for_kind == IRFOR_LANES)};
     IrVisitor v = {.stmt = prefix_stmt, .expr = prefix_expr, .stmt_after = prefix_after,
@@ -214,7 +259,7 @@ static bool match_fn(const IrFunc *f, Match *mt)
     if (proc->kind != IRS_BLOCK || !proc->list.len)
         return false;
     int pos = 0;
-    while (pos < proc->list.len && prefix_ok(VEC_AT(proc->list, pos, IrStmt), NULL))
+    while (pos < proc->list.len && prefix_ok(f, proc, pos, NULL))
         pos++;
     if (pos == proc->list.len)
         return false;
@@ -232,7 +277,7 @@ static bool match_fn(const IrFunc *f, Match *mt)
     mt->pos = pos;
     mt->into = into->a->u.field;
     for (int i = 0; i < pos; i++)
-        if (!prefix_ok(VEC_AT(proc->list, i, IrStmt), mt->into))
+        if (!prefix_ok(f, proc, i, mt->into))
             return false;
     mt->n = 0;
     for (int i = 0; i < rs->then->list.len; i++) {

@@ -86,6 +86,9 @@ static const char *const prelude =
     "  PROCEDURE emitAll (Bool CONST all) IS\n"
     "    IF all THEN ME.o[].send (ME.v); ELSE ME.o[].sendIf (ME.v); END;\n"
     "  END;\n"
+    "  PROCEDURE gatherUnless (Int CONST m) IS\n"
+    "    ME.v := 0.5; IF m = 1 THEN RETURN; END; REDUCTION ME.i[].s:sum INTO ME.got;\n"
+    "  END;\n"
     "  PROCEDURE emitMode (Int CONST m) IS\n"
     "    IF m < 2 OR m = 4 THEN ME.o[].sendIf (ME.v); END;\n"
     "    IF NOT (m <> 2) THEN ME.o[].send (ME.v); END;\n"
@@ -677,6 +680,13 @@ START_TEST(test_lower_dense)
     /* not when the rest of the procedure changes what the sums read */
     plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gatherAbsorb (); END;", "net[].f ();", true);
     ck_assert(!has_fn("cpNRest_N_b_gatherAbsorb"));
+    /* after an assignment to ME, also when the call's constant drops a
+       RETURN before the sum; not when it keeps it: that RETURN clears the
+       mask the sum runs under */
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gatherUnless (2); END;", "net[].f ();", true);
+    ck_assert(has_fn("cpNRest_N_b_gatherUnless"));
+    plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gatherUnless (1); END;", "net[].f ();", true);
+    ck_assert(!has_fn("cpNRest_N_b_gatherUnless"));
     /* nor with the passes off (-O0) */
     plan_for("", "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", false);
     ck_assert(!has_fn("cpNRest_N_b_gather"));
