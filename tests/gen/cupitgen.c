@@ -39,7 +39,11 @@
  *    build must print the same before it and stop with the same message.
  *  - Bool CONST parameters often get constant arguments and IFs test the
  *    bare parameter; half of the layered motifs select each layer's code
- *    so (the const-branch pass).
+ *    so (the const-branch pass), a quarter by an Int CONST layer number
+ *    compared with constants (sometimes with a decided early RETURN, or
+ *    with a value the compiler cannot know); some motifs compute the
+ *    product through a function that only returns an expression, and put
+ *    assignments or a local before the forward sum (fuse, dense).
  *  - One program in three has a group qq of a node type without MERGE,
  *    written only with the same values in every replicate.
  *  - One program in four draws RANDOM, only where every build draws in
@@ -1849,9 +1853,19 @@ static void gen_motif_types(void)
        fixes (one node procedure for every layer, as a trainer may be
        written): the const-branch pass keeps one arm per group */
     int dispatch = ch(50);
+    /* the layer as an Int CONST compared with constants instead (the
+       transport analysis and const-branch decide those IFs too), and one
+       call in four with a mode the compiler cannot know */
+    int imode = dispatch && ch(50);
+    int unknown_mode = imode && ch(25);
+    /* the product through a function of the program that only returns an
+       expression (fuse recomputes it at the reads like an operator) */
+    int ufn = ch(40);
+    if (ufn) L("Real FUNCTION mmul (Real CONST a, b) IS RETURN a * b; END;");
     L("TYPE Ml IS CONNECTION");
     L("  Real w := %s, g := 0.0, input := 0.0, signal := 0.0;", rlit(rng(-8, 8)));
-    L("  PROCEDURE send (Real CONST x) IS ME.input := x; ME.signal := x * ME.w; END;");
+    L("  PROCEDURE send (Real CONST x) IS ME.input := x; ME.signal := %s; END;",
+      ufn ? "mmul (x, ME.w)" : "x * ME.w");
     L("  PROCEDURE back (Real CONST e) IS ME.signal := e * ME.w; END;");
     L("  PROCEDURE learn (Real CONST e) IS ME.g := q (ME.g + ME.input * e * 0.25); END;");
     L("  PROCEDURE apply () IS ME.w := q (ME.w + ME.g * 0.5); ME.g := 0.0; END;");
@@ -1868,12 +1882,19 @@ static void gen_motif_types(void)
     L("  Int fan := 0;");
     L("  PROCEDURE seed (Real CONST r) IS ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x); END;",
       rlit(rng(-8, 8)));
-    const char *pre = ch(20) ? "ME.err := 0.0;" : NULL; /* the sum not first: the call stays as it is */
+    /* statements before the forward sum: assignments of ME's elements
+       that the sum does not read (the dense pass may run the sum first)
+       or a local (only at the start of a procedure) */
+    static const char *const pres[] = {"ME.err := 0.0;", "ME.x := 0.0;", "ME.back := ME.err * 0.5;"};
+    const char *pre = ch(35) ? pres[rnd(3)] : NULL;
+    int local_pre = !dispatch && ch(30);
     const char *xf = ch(50) ? S("ME.x := q (ME.net * 0.5 + %s);", rlit(rng(-4, 4)))
                             : S("ME.x := q (maxReal (ME.net, %s));", rlit(rng(-8, 0)));
     const char *half = ch(50) ? "" : " * 0.5";
     L("  PROCEDURE fire () IS");
+    if (local_pre) L("    Real VAR t0 := q (ME.err * 0.5);");
     if (pre) L("    %s", pre);
+    if (local_pre) L("    ME.back := t0;");
     L("    REDUCTION ME.in[].signal:rsum INTO ME.net;");
     L("    %s", xf);
     L("    ME.out[].send (ME.x);");
@@ -1884,7 +1905,34 @@ static void gen_motif_types(void)
     L("    ME.err := q (ME.back%s);", half);
     L("    ME.in[].back (ME.err);");
     L("  END;");
-    if (dispatch) {
+    if (imode) {
+        /* the same with the layer's number: 0 inputs and bias, 1 hidden,
+           2 outputs; an early RETURN for one layer (decided: the sum after
+           it must not run) in one program in four */
+        static const char *const hid[] = {"layer >= 1", "layer <> 0 AND layer < 5", "NOT (layer = 0)",
+                                          "layer = 1 OR layer = 2"};
+        int ret = ch(40) ? rng(1, 3) : 0; /* 3: never */
+        L("  PROCEDURE act (Int CONST layer; Real CONST r) IS");
+        L("    IF layer = 0 THEN");
+        L("      ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x);", rlit(rng(-8, 8)));
+        L("    ELSIF %s THEN", hid[rnd(4)]);
+        if (ret) L("      IF layer = %d THEN RETURN; END;", ret);
+        if (pre) L("      %s", pre);
+        L("      REDUCTION ME.in[].signal:rsum INTO ME.net;");
+        L("      %s", xf);
+        L("      ME.out[].send (ME.x);");
+        L("    END;");
+        L("  END;");
+        L("  PROCEDURE learn (Int CONST layer; Real CONST t) IS");
+        L("    IF layer %s THEN", ch(50) ? "< 2" : "<> 2");
+        L("      REDUCTION ME.out[].signal:rsum INTO ME.back;");
+        L("      ME.err := q (ME.back%s);", half);
+        L("    ELSE");
+        L("      ME.err := q (t - ME.x);");
+        L("    END;");
+        L("    ME.in[].back (ME.err);");
+        L("  END;");
+    } else if (dispatch) {
         /* seed and fire, blame and gather in one procedure each */
         L("  PROCEDURE act (Bool CONST isInput; Real CONST r) IS");
         L("    IF %s THEN", ch(50) ? "isInput" : "NOT (NOT isInput)");
@@ -1932,7 +1980,12 @@ static void gen_motif_types(void)
     L("    CONNECT ME.b[].out TO ME.c[].in;");
     L("  END;");
     L("  PROCEDURE forward () IS");
-    if (dispatch) {
+    if (imode) {
+        L("    ME.a[].act (0, q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
+        L("    ME.z[].act (0, 1.0);");
+        L("    ME.b[].act (%s, 0.0);", unknown_mode ? "ME.cf - ME.cf + 1" : "1");
+        L("    ME.c[].act (2, 0.0);");
+    } else if (dispatch) {
         L("    ME.a[].act (true, q (Real (INDEX) * 0.25 + %s));", rlit(rng(-8, 8)));
         L("    ME.z[].act (true, 1.0);");
         L("    ME.b[].act (false, 0.0);");
@@ -1947,7 +2000,10 @@ static void gen_motif_types(void)
     L("    REDUCTION ME.b[].x:rsum INTO ME.hid;");
     L("  END;");
     L("  PROCEDURE backward () IS");
-    if (dispatch) {
+    if (imode) {
+        L("    ME.c[].learn (2, %s);", rlit(rng(-8, 8)));
+        L("    ME.b[].learn (1, 0.0);");
+    } else if (dispatch) {
         L("    ME.c[].learn (true, %s);", rlit(rng(-8, 8)));
         L("    ME.b[].learn (false, 0.0);");
     } else {
