@@ -1237,6 +1237,26 @@ static void fill_return(Lw *lw, void *data)
               lw_expr_as(lw, rf->value, lw->fn->subr->sub->result), rf->value->loc);
 }
 
+/* RETURN v of a lane function with a lane-pure v: ret[l] := M[l] ? v : ret[l]
+ * in every lane, as lane_assign does for a pure assignment. */
+static void lane_pure_return(Lw *lw, Stmt *s)
+{
+    IrModule *m = M(lw);
+    IrVar *mk = cur_mask(lw);
+    const Type *R = lw->fn->subr->sub->result;
+    const IrType *T = lw_vt(lw, R);
+    LaneLoop ll = lanes_begin(lw, true, s->loc);
+    IrExpr *slot = ir_index(m, ir_ref(m, lw->fn->ret_v), lane(lw));
+    IrVar *n = lw_decl(lw, "n", T, lw_expr_as(lw, s->u.ret.value, R), s->loc);
+    n->is_const = true;
+    IrVar *o = lw_decl(lw, "o", T, slot, s->loc);
+    o->is_const = true;
+    IrStmt *as = lw_add(lw, IRS_ASSIGN, s->loc);
+    as->a = ir_index(m, ir_ref(m, lw->fn->ret_v), lane(lw));
+    as->b = ir_cond(m, T, at(lw, mk), ir_ref(m, n), ir_ref(m, o));
+    lanes_end(lw, &ll);
+}
+
 static void lane_global_call(Lw *lw, Stmt *s)
 {
     IrModule *m = M(lw);
@@ -1389,6 +1409,16 @@ static void lane_stmt(Lw *lw, Stmt *s)
     case STMT_RETURN:
         if (s->u.ret.value && lw->fn->subr->sub->result) {
             hoist_in(lw, s->u.ret.value);
+            if (lane_pure(lw, s->u.ret.value) && !lw_lane_hoisted_name(lw, s->u.ret.value) &&
+                lw->fn->subr->owner && lw->fn->subr->owner->kind != TY_NETWORK) {
+                /* the value in every lane, kept by a select (vectorizes),
+                   then the lanes leave; a node or connection function's
+                   result array is its caller's zero-filled temporary
+                   (hoist_call), a network function's may be uninitialized */
+                lane_pure_return(lw, s);
+                clear_lanes(lw, 0, NULL, NULL, s->loc);
+                break;
+            }
             RetFill rf = {s->u.ret.value};
             clear_lanes(lw, 0, fill_return, &rf, s->loc);
         } else {
