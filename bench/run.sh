@@ -23,7 +23,7 @@ LOG=$B/log
 DATA=${BENCH_DATA:-$ROOT/../shared/data}
 CUPITC=${CUPITC:-$BUILD/bin/cupitc}
 CUPIT_SOURCE=${BENCH_CUPIT_SOURCE:-examples/backprop.nn}
-SYSTEMS=${BENCH_SYSTEMS:-cupitc cupitc-inbias cupitc-typed cupitc-report c-loop c-blas fann torch}
+SYSTEMS=${BENCH_SYSTEMS:-cupitc cupitc-inbias cupitc-typed cupitc-mode cupitc-report c-loop c-blas fann torch}
 WORK=${BENCH_WORK:-2e9}              # connection updates per run -> epochs
 RUN_TIMEOUT=${BENCH_TIMEOUT:-300}    # seconds per single run
 # Idle OpenMP threads sleep instead of spinning: on a 2-core machine that
@@ -94,7 +94,7 @@ build_all() {
 }
 
 # ---- cupitc adapter -----------------------------------------------------------
-# The only code that knows the cupitc-generated trainers.  Four trainers of
+# The only code that knows the cupitc-generated trainers.  Five trainers of
 # the same job in different styles (bench/README.md, "The cupitc trainers"),
 # each built with the default command a user types:
 #   cupitc SOURCE -o EXE
@@ -103,10 +103,12 @@ build_all() {
 #                  group, net.p (), sigmoidPrime, Bool CONST, INTO 1...n)
 #   cupitc-typed   bench/trainers/rprop-typed.nn     (a type per layer, node
 #                  ARRAY bias, INTO 32, network-level error sums)
+#   cupitc-mode    bench/trainers/rprop-mode.nn      (as inbias, but an Int
+#                  CONST layer parameter and a local before each sum)
 #   cupitc-report  ../shared/report-examples/backprop.nn, unchanged (its
 #                  hidden size through --set hidden=H, REPLICATE INTO
 #                  nrOfExamples, its own pruning every 10 epochs, no test)
-# The first three run as
+# The first four run as
 #   EXE --data TRAIN --data Test=TEST --param hidden=H --param epochs=E --threads T
 # and print "epoch N error E errors M" per epoch (E: the sum over examples
 # and outputs of 0.5 * (t - y)^2, logistic units as for the peers) and
@@ -116,7 +118,7 @@ build_all() {
 CUPITC_FLAGS=${BENCH_CUPITC_FLAGS:-}
 CUPIT_PROTOCOL=      # no protocol files from the trainer
 export CUPIT_PROTOCOL
-CUPITC_TRAINERS="cupitc cupitc-inbias cupitc-typed cupitc-report"
+CUPITC_TRAINERS="cupitc cupitc-inbias cupitc-typed cupitc-mode cupitc-report"
 
 # cupitc_source SYS: the CuPit program of trainer SYS
 cupitc_source() {
@@ -124,6 +126,7 @@ cupitc_source() {
         cupitc)        echo "$CUPIT_SOURCE" ;;
         cupitc-inbias) echo bench/trainers/rprop-inbias.nn ;;
         cupitc-typed)  echo bench/trainers/rprop-typed.nn ;;
+        cupitc-mode)   echo bench/trainers/rprop-mode.nn ;;
         cupitc-report) echo "${BENCH_REPORT_SOURCE:-$ROOT/../shared/report-examples/backprop.nn}" ;;
     esac
 }
