@@ -1905,17 +1905,19 @@ static void gen_motif_types(void)
     L("    ME.err := q (ME.back%s);", half);
     L("    ME.in[].back (ME.err);");
     L("  END;");
-    if (imode) {
-        /* the same with the layer's number: 0 inputs and bias, 1 hidden,
-           2 outputs; an early RETURN for one layer (decided: the sum after
-           it must not run) in one program in four */
+    if (dispatch) {
+        /* seed and fire, blame and gather in one procedure each, selected
+           by a Bool CONST or (imode) by the layer's number: 0 inputs and
+           bias, 1 hidden, 2 outputs, with an early RETURN for one layer
+           (decided: the sum after it must not run) in some programs */
         static const char *const hid[] = {"layer >= 1", "layer <> 0 AND layer < 5", "NOT (layer = 0)",
                                           "layer = 1 OR layer = 2"};
-        int ret = ch(40) ? rng(1, 3) : 0; /* 3: never */
-        L("  PROCEDURE act (Int CONST layer; Real CONST r) IS");
-        L("    IF layer = 0 THEN");
+        int ret = imode && ch(40) ? rng(1, 3) : 0; /* 3: never */
+        L("  PROCEDURE act (%s; Real CONST r) IS", imode ? "Int CONST layer" : "Bool CONST isInput");
+        L("    IF %s THEN", imode ? "layer = 0" : ch(50) ? "isInput" : "NOT (NOT isInput)");
         L("      ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x);", rlit(rng(-8, 8)));
-        L("    ELSIF %s THEN", hid[rnd(4)]);
+        if (imode) L("    ELSIF %s THEN", hid[rnd(4)]);
+        else L("    ELSE");
         if (ret) L("      IF layer = %d THEN RETURN; END;", ret);
         if (pre) L("      %s", pre);
         L("      REDUCTION ME.in[].signal:rsum INTO ME.net;");
@@ -1923,29 +1925,8 @@ static void gen_motif_types(void)
         L("      ME.out[].send (ME.x);");
         L("    END;");
         L("  END;");
-        L("  PROCEDURE learn (Int CONST layer; Real CONST t) IS");
-        L("    IF layer %s THEN", ch(50) ? "< 2" : "<> 2");
-        L("      REDUCTION ME.out[].signal:rsum INTO ME.back;");
-        L("      ME.err := q (ME.back%s);", half);
-        L("    ELSE");
-        L("      ME.err := q (t - ME.x);");
-        L("    END;");
-        L("    ME.in[].back (ME.err);");
-        L("  END;");
-    } else if (dispatch) {
-        /* seed and fire, blame and gather in one procedure each */
-        L("  PROCEDURE act (Bool CONST isInput; Real CONST r) IS");
-        L("    IF %s THEN", ch(50) ? "isInput" : "NOT (NOT isInput)");
-        L("      ME.x := q (r * Real (INDEX + 1) + %s); ME.out[].send (ME.x);", rlit(rng(-8, 8)));
-        L("    ELSE");
-        if (pre) L("      %s", pre);
-        L("      REDUCTION ME.in[].signal:rsum INTO ME.net;");
-        L("      %s", xf);
-        L("      ME.out[].send (ME.x);");
-        L("    END;");
-        L("  END;");
-        L("  PROCEDURE learn (Bool CONST isOutput; Real CONST t) IS");
-        L("    IF NOT isOutput THEN");
+        L("  PROCEDURE learn (%s; Real CONST t) IS", imode ? "Int CONST layer" : "Bool CONST isOutput");
+        L("    IF %s THEN", imode ? (ch(50) ? "layer < 2" : "layer <> 2") : "NOT isOutput");
         L("      REDUCTION ME.out[].signal:rsum INTO ME.back;");
         L("      ME.err := q (ME.back%s);", half);
         L("    ELSE");
