@@ -1949,7 +1949,7 @@ static void gen_motif_types(void)
     const char *bias = nz ? "CONNECT ME.z[].out TO ME.b[].in;" : "";
     L("TYPE Mn IS NETWORK");
     L("  Mg a, z, b, c;");
-    L("  Real total := 0.0, blame := 0.0, hid := 0.0;");
+    L("  Real total := 0.0, blame := 0.0, hid := 0.0, cnet := 0.0;");
     L("  Int links := 0, cf := 0;");
     L("  PROCEDURE build () IS");
     L("    EXTEND ME.a BY %d; EXTEND ME.z BY %d; EXTEND ME.b BY %d; EXTEND ME.c BY %d;", na, nz, nb, nc);
@@ -1978,6 +1978,9 @@ static void gen_motif_types(void)
         L("    ME.c[].fire ();");
     }
     L("    REDUCTION ME.c[].x:rsum INTO ME.total;");
+    /* the sums themselves too: a sum that must not run (a decided RETURN
+       before it) shows here */
+    L("    REDUCTION ME.c[].net:rsum INTO ME.cnet;");
     L("    REDUCTION ME.b[].x:rsum INTO ME.hid;");
     L("  END;");
     L("  PROCEDURE backward () IS");
@@ -2003,7 +2006,7 @@ static void gen_motif_types(void)
     L("    ME.links += ME.cf;");
     L("  END;");
     L("  MERGE IS ME.total := maxReal (ME.total, YOU.total); ME.blame := minReal (ME.blame, YOU.blame);");
-    L("    ME.hid := maxReal (ME.hid, YOU.hid); END MERGE;");
+    L("    ME.hid := maxReal (ME.hid, YOU.hid); ME.cnet := maxReal (ME.cnet, YOU.cnet); END MERGE;");
     L("END TYPE;");
     L("Mn VAR mnet;");
     L("PROCEDURE mshow (Int CONST tag) IS");
@@ -2011,7 +2014,7 @@ static void gen_motif_types(void)
     L("  pString (\"motif \"); pInt (tag); pString (\" reps \"); pInt (MAXINDEX (mnet) + 1); pString (\"\\n\");");
     L("  WHILE r <= MAXINDEX (mnet) REPEAT");
     L("    pString (\"  \"); pReal (mnet[r].total); pString (\" \"); pReal (mnet[r].blame);");
-    L("    pString (\" \"); pReal (mnet[r].hid); pString (\"\\n\");");
+    L("    pString (\" \"); pReal (mnet[r].hid); pString (\" \"); pReal (mnet[r].cnet); pString (\"\\n\");");
     L("    r += %d;", rng(1, 5));
     L("  END REPEAT;");
     L("END;");
