@@ -58,6 +58,17 @@ typedef struct KnownArgs {
  * constants and free global functions (net_local.c); once per subroutine. */
 bool lower_net_local(LowerPlan *p, const Symbol *s);
 
+/* The value of CONST parameter `param` (of the subroutine in question)
+ * that every call concerned passes as the same constant; false where it
+ * cannot be told. */
+typedef bool (*LowerParamValue)(const void *cx, const Symbol *param, int64_t *v);
+
+/* Whether a condition built from constants and such parameters with NOT,
+ * AND, OR, XOR and the comparisons is decided (both operands known:
+ * nothing with an effect is left unevaluated): 1 true, 0 false, -1 not
+ * known (const_cond.c). */
+int lower_decide_cond(const Expr *cond, LowerParamValue param, const void *cx);
+
 void lower_collect_shapes(LowerPlan *p);
 void lower_transport(LowerPlan *p);
 void lower_uniform(LowerPlan *p);

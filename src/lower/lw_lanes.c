@@ -1270,60 +1270,20 @@ static void lane_global_call(Lw *lw, Stmt *s)
     (void)m;
 }
 
-/* The value of e where every call of this lane version decides it: a
- * constant, or a Bool or integral CONST parameter that all calls pass as
- * the same constant (lower_known_arg).  False where it cannot be told. */
-static bool known_value(Lw *lw, const Expr *e, int64_t *v)
+/* The value of CONST parameter p that all calls of this lane version pass
+ * as the same constant (lower_known_arg). */
+static bool lane_param_value(const void *vlw, const Symbol *p, int64_t *v)
 {
-    if (e->is_const && e->type && (e->type->kind == TY_BOOL || type_is_integral(e->type))) {
-        *v = e->const_int;
-        return true;
-    }
-    return e->kind == EXPR_NAME && e->sym && e->sym->kind == SYM_PARAM &&
-           e->sym->subr == lw->fn->subr && e->sym->access == ACCESS_CONST &&
-           lower_known_arg(lw->plan, lw->fn->subr, lw->fn->net, lw->fn->group, e->sym->index, v);
+    const Lw *lw = vlw;
+    return p->subr == lw->fn->subr && p->access == ACCESS_CONST &&
+           lower_known_arg(lw->plan, lw->fn->subr, lw->fn->net, lw->fn->group, p->index, v);
 }
 
-/* A condition every call of this lane version decides, built from such
- * values with NOT, AND, OR, XOR and the comparisons (both operands known:
- * nothing is left unevaluated that could have an effect).  1 true, 0
- * false, -1 not known. */
+/* A condition every call of this lane version decides (lower_decide_cond,
+ * which the transport analysis uses too).  1 true, 0 false, -1 not known. */
 static int known_cond(Lw *lw, const Expr *cond)
 {
-    int64_t a, b;
-    if (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
-        int k = known_cond(lw, cond->u.unary.operand);
-        return k < 0 ? -1 : !k;
-    }
-    if (cond->kind == EXPR_BINARY) {
-        const Expr *l = cond->u.binary.lhs, *r = cond->u.binary.rhs;
-        switch (cond->u.binary.op) {
-        case OP_AND:
-        case OP_OR:
-        case OP_XOR: {
-            int x = known_cond(lw, l), y = known_cond(lw, r);
-            if (x < 0 || y < 0)
-                return -1;
-            return cond->u.binary.op == OP_AND ? x && y : cond->u.binary.op == OP_OR ? x || y : x != y;
-        }
-        case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE:
-            if (!known_value(lw, l, &a) || !known_value(lw, r, &b))
-                return -1;
-            switch (cond->u.binary.op) {
-            case OP_EQ: return a == b;
-            case OP_NE: return a != b;
-            case OP_LT: return a < b;
-            case OP_GT: return a > b;
-            case OP_LE: return a <= b;
-            default: return a >= b;
-            }
-        default:
-            return -1;
-        }
-    }
-    if (cond->type && cond->type->kind == TY_BOOL && known_value(lw, cond, &a))
-        return a != 0;
-    return -1;
+    return lower_decide_cond(cond, lane_param_value, lw);
 }
 
 /* The arm of IF s that runs in every call of this node procedure's lane

@@ -881,63 +881,23 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S);
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
                         State *S, const PtrVec *args);
 
-/* The value of e in this call: a constant, or a Bool or integral CONST
- * parameter that the call passes as a constant.  False where not known. */
-static bool node_known_value(const NodeCx *cx, const Expr *e, int64_t *v)
+/* The value of CONST parameter p in this call, where the call passes a
+ * constant. */
+static bool node_param_value(const void *vcx, const Symbol *p, int64_t *v)
 {
-    if (e->is_const && e->type && (e->type->kind == TY_BOOL || type_is_integral(e->type))) {
-        *v = e->const_int;
-        return true;
-    }
-    if (e->kind != EXPR_NAME || !e->sym || e->sym->kind != SYM_PARAM ||
-        e->sym->subr != cx->proc || e->sym->index < 0 || e->sym->index >= 64 ||
-        !cx->args.known[e->sym->index])
+    const NodeCx *cx = vcx;
+    if (p->subr != cx->proc || p->index < 0 || p->index >= 64 || !cx->args.known[p->index])
         return false;
-    *v = cx->args.value[e->sym->index];
+    *v = cx->args.value[p->index];
     return true;
 }
 
-/* A condition the call fixes, in the forms the lane code decides
- * (known_cond in lw_lanes.c): such values with NOT, AND, OR, XOR and the
- * comparisons -- the report's forward (doIn, doOut), or `mode = 2` of an
- * Int CONST mode.  1 true, 0 false, -1 not known. */
+/* A condition the call fixes, as the lane code decides it (const-branch):
+ * the report's forward (doIn, doOut), or `mode = 2` of an Int CONST mode.
+ * 1 true, 0 false, -1 not known. */
 static int node_known(void *vcx, const Expr *cond)
 {
-    const NodeCx *cx = vcx;
-    int64_t a, b;
-    if (cond->kind == EXPR_UNARY && cond->u.unary.op == OP_NOT) {
-        int k = node_known(vcx, cond->u.unary.operand);
-        return k < 0 ? -1 : !k;
-    }
-    if (cond->kind == EXPR_BINARY) {
-        const Expr *l = cond->u.binary.lhs, *r = cond->u.binary.rhs;
-        switch (cond->u.binary.op) {
-        case OP_AND:
-        case OP_OR:
-        case OP_XOR: {
-            int x = node_known(vcx, l), y = node_known(vcx, r);
-            if (x < 0 || y < 0)
-                return -1;
-            return cond->u.binary.op == OP_AND ? x && y : cond->u.binary.op == OP_OR ? x || y : x != y;
-        }
-        case OP_EQ: case OP_NE: case OP_LT: case OP_GT: case OP_LE: case OP_GE:
-            if (!node_known_value(cx, l, &a) || !node_known_value(cx, r, &b))
-                return -1;
-            switch (cond->u.binary.op) {
-            case OP_EQ: return a == b;
-            case OP_NE: return a != b;
-            case OP_LT: return a < b;
-            case OP_GT: return a > b;
-            case OP_LE: return a <= b;
-            default: return a >= b;
-            }
-        default:
-            return -1;
-        }
-    }
-    if (cond->type && cond->type->kind == TY_BOOL && node_known_value(cx, cond, &a))
-        return a != 0;
-    return -1;
+    return lower_decide_cond(cond, node_param_value, vcx);
 }
 
 static void t_node_expr(TCtx *c, void *vcx, Expr *e, State *S)
