@@ -10,6 +10,7 @@
 #   make demo         compile examples/backprop.nn and train it on bundled data
 #   make bench        benchmark harness (bench/README.md)
 #   make bench-parse  parser throughput on a generated 10 MB program
+#   make bench-bounds the epoch-time lower bounds the trainers' semantics set
 #
 # The build tree mirrors the install tree (bin/, lib/cupit/, include/cupit/),
 # so the compiler finds its runtime the same way in both.
@@ -57,7 +58,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install uninstall examples demo bench bench-parse tools fuzz-diff fuzz
+.PHONY: all clean check check-asan install uninstall examples demo bench bench-parse bench-bounds tools fuzz-diff fuzz
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -218,6 +219,9 @@ bench: all
 
 bench-parse: all
 	@sh bench/parse/run.sh $(CUPITC)
+
+bench-bounds:
+	@BUILD=$(BUILD) sh bench/bounds/run.sh
 
 clean:
 	rm -rf build
