@@ -75,6 +75,8 @@ dp=tests/run/dense-prefix.nn
 check dense-prefix sh -c "'$CUPITC' --dump-passes '$dp' >'$out/dp.passes' 2>&1 && grep -q '^dense: .* cpNL_Net_b_fireLate over' '$out/dp.passes' && grep -q '^dense: .* cpNL_Net_b_gatherLate over' '$out/dp.passes' && ! grep -q '^dense: .* cpNL_Net_[a-z]*_\\(keep\\|guarded\\) over' '$out/dp.passes'"
 # a RETURN before the sum that const-branch decides clears the mask the sum runs under: no kernel
 check dense-prefix-return sh -c "'$CUPITC' --dump-passes tests/run/dense-prefix-return.nn 2>&1 | grep -q '^const-branch: cpNL_Net_b_fire:' && ! '$CUPITC' --dump-passes tests/run/dense-prefix-return.nn 2>&1 | grep -q '^dense:'"
+# the topology changes of dense-topology.nn switch between the kernel and the lists at run time
+check dense-topology sh -c "'$CUPITC' --dump-passes tests/run/dense-topology.nn 2>&1 | grep -q '^dense: cpML_Net_run: the sums of cpNL_Net_b_fire over 2 bundles'"
 
 # C compiler habits: -ofile glued, - reads standard input, objects link
 check glued-o sh -c "'$CUPITC' '$prog' -o'$out/glued' && '$out/glued' | grep -q '^120 5'"
