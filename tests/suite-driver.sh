@@ -70,6 +70,8 @@ check fuse-local-recursion sh -c "'$CUPITC' --dump-passes tests/run/fuse-local-r
 check fuse-int-mode sh -c "'$CUPITC' --dump-passes tests/run/const-int-mode-fuse.nn 2>&1 | grep -q '^fuse: cpML_Net_b0_Link_send: .* 1 stores left out'"
 # a function of the program that only returns an expression is recomputed like an operator
 check fuse-user-function sh -c "'$CUPITC' --dump-passes tests/run/fuse-user-function.nn 2>&1 | grep -q '^fuse: cpNL_Net_o_fire: .* 2 reduction candidates recomputed'"
+# functions that call the one below them many times are judged once each, in time
+check fuse-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes tests/run/fuse-function-fanout.nn 2>&1 | grep -q '^fuse: cpNL_Net_outs_fire: .* 2 reduction candidates recomputed'"
 # a sum after locals and assignments is still a kernel; after a read of its element or an IF not
 dp=tests/run/dense-prefix.nn
 check dense-prefix sh -c "'$CUPITC' --dump-passes '$dp' >'$out/dp.passes' 2>&1 && grep -q '^dense: .* cpNL_Net_b_fireLate over' '$out/dp.passes' && grep -q '^dense: .* cpNL_Net_b_gatherLate over' '$out/dp.passes' && ! grep -q '^dense: .* cpNL_Net_[a-z]*_\\(keep\\|guarded\\) over' '$out/dp.passes'"

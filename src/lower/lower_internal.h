@@ -40,6 +40,8 @@ struct LowerPlan {
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */
     PtrMap uniform_calls; /* (CA call, NULL, 0) -> (void *)1 uniform / (void *)2 not */
+    PtrMap pure_fns;      /* (global function, NULL, 2 * nesting + 0 recomputable /
+                             1 effect-free) -> (void *)1 yes / (void *)2 no (transport.c) */
     bool planned;         /* the transport plan was made */
     int nslots;
     PtrVec dump;          /* const char* lines for lower_dump */

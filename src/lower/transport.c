@@ -285,7 +285,9 @@ static bool is_pure_library_function(const Symbol *f)
     return false;
 }
 
-static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems, int depth);
+static bool lazy_expr_ok_at(LowerPlan *p, const Symbol *proc, const Expr *e, PtrVec *elems,
+                            int depth);
+static bool effect_free_at(LowerPlan *p, const Expr *e, int depth);
 
 /* The expression a global function of the program returns when that is
  * all it does: its body is one `RETURN expr`, no locals, every parameter
@@ -306,13 +308,28 @@ static const Expr *returned_expr(const Symbol *f, int depth)
     return r->kind == STMT_RETURN ? r->u.ret.value : NULL;
 }
 
-/* Such a function whose expression lazy_expr_ok accepts over its own
- * parameters: as good as an operator. */
-static bool pure_user_function(Arena *a, const Symbol *f, int depth)
+/* Such a function whose expression lazy_expr_ok (effect false) or
+ * effect_free (effect true) accepts over its own parameters: as good as
+ * an operator.  The verdict depends on the function and the nesting only
+ * and is kept (p->pure_fns): a function that calls another many times,
+ * which calls another many times, ... is judged once per nesting, not
+ * once per path through the calls (exponentially often). */
+static bool pure_user_function(LowerPlan *p, const Symbol *f, int depth, bool effect)
 {
+    int key = 2 * depth + effect;
+    void *known = ptrmap_get(&p->pure_fns, f, NULL, key);
+    if (known)
+        return known == (void *)1;
     const Expr *v = returned_expr(f, depth);
-    PtrVec none = {0};
-    return v && lazy_expr_ok_at(a, f, v, &none, depth + 1) && none.len == 0;
+    bool ok;
+    if (effect) {
+        ok = v && effect_free_at(p, v, depth + 1);
+    } else {
+        PtrVec none = {0};
+        ok = v && lazy_expr_ok_at(p, f, v, &none, depth + 1) && none.len == 0;
+    }
+    ptrmap_put(p->arena, &p->pure_fns, f, NULL, key, ok ? (void *)1 : (void *)2);
+    return ok;
 }
 
 /* Whether `e`, in connection procedure `proc`, can be evaluated again
@@ -320,7 +337,8 @@ static bool pure_user_function(Arena *a, const Symbol *f, int depth)
  * *elems), operators that cannot fail, pure library functions and
  * functions of the program that only return such an expression of their
  * parameters (pure_user_function). */
-static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems, int depth)
+static bool lazy_expr_ok_at(LowerPlan *p, const Symbol *proc, const Expr *e, PtrVec *elems,
+                            int depth)
 {
     switch (e->kind) {
     case EXPR_INT: case EXPR_REAL:
@@ -338,38 +356,38 @@ static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec 
     }
     case EXPR_SELECT:
         if (e->u.select.obj->kind == EXPR_ME && e->sym && e->sym->kind == SYM_ELEM) {
-            vec_push(a, elems, e->sym);
+            vec_push(p->arena, elems, e->sym);
             return true;
         }
         return false;
     case EXPR_UNARY:
         return e->u.unary.op != OP_RANDOM &&
-               lazy_expr_ok_at(a, proc, e->u.unary.operand, elems, depth);
+               lazy_expr_ok_at(p, proc, e->u.unary.operand, elems, depth);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         bool integral = e->type && type_is_integral(e->type);
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT || op == OP_INTERVAL ||
             op == OP_IN || ((op == OP_DIV || op == OP_MOD) && integral))
             return false;
-        return lazy_expr_ok_at(a, proc, e->u.binary.lhs, elems, depth) &&
-               lazy_expr_ok_at(a, proc, e->u.binary.rhs, elems, depth);
+        return lazy_expr_ok_at(p, proc, e->u.binary.lhs, elems, depth) &&
+               lazy_expr_ok_at(p, proc, e->u.binary.rhs, elems, depth);
     }
     case EXPR_TERNARY:
-        return lazy_expr_ok_at(a, proc, e->u.ternary.cond, elems, depth) &&
-               lazy_expr_ok_at(a, proc, e->u.ternary.then_e, elems, depth) &&
-               lazy_expr_ok_at(a, proc, e->u.ternary.else_e, elems, depth);
+        return lazy_expr_ok_at(p, proc, e->u.ternary.cond, elems, depth) &&
+               lazy_expr_ok_at(p, proc, e->u.ternary.then_e, elems, depth) &&
+               lazy_expr_ok_at(p, proc, e->u.ternary.else_e, elems, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym) && !pure_user_function(a, e->sym, depth))
+        if (!is_pure_library_function(e->sym) && !pure_user_function(p, e->sym, depth, false))
             return false;
         for (int i = 0; i < e->u.call.args.len; i++)
-            if (!lazy_expr_ok_at(a, proc, VEC_AT(e->u.call.args, i, Expr), elems, depth))
+            if (!lazy_expr_ok_at(p, proc, VEC_AT(e->u.call.args, i, Expr), elems, depth))
                 return false;
         return true;
     case EXPR_CONVERT:
         if (sema_convert_kind(e) != CONV_NUMERIC || !e->type || e->type->kind != TY_REAL)
             return false;
         for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!lazy_expr_ok_at(a, proc, VEC_AT(e->u.convert.args, i, Expr), elems, depth))
+            if (!lazy_expr_ok_at(p, proc, VEC_AT(e->u.convert.args, i, Expr), elems, depth))
                 return false;
         return true;
     default:
@@ -382,19 +400,19 @@ static bool lazy_expr_ok_at(Arena *a, const Symbol *proc, const Expr *e, PtrVec 
  * such an expression (returned_expr), nothing that can raise a run-time
  * error (checked subscripts, integer arithmetic with overflow checks,
  * division), no random numbers.  Only such writes may be left out. */
-static bool effect_free_at(const Expr *e, int depth)
+static bool effect_free_at(LowerPlan *p, const Expr *e, int depth)
 {
     switch (e->kind) {
     case EXPR_INT: case EXPR_REAL: case EXPR_STRING: case EXPR_NAME: case EXPR_ME:
     case EXPR_YOU:
         return true;
     case EXPR_SELECT:
-        return effect_free_at(e->u.select.obj, depth);
+        return effect_free_at(p, e->u.select.obj, depth);
     case EXPR_UNARY:
         if (e->u.unary.op == OP_RANDOM ||
             (e->u.unary.op == OP_NEG && e->type && type_is_integral(e->type)))
             return false;
-        return effect_free_at(e->u.unary.operand, depth);
+        return effect_free_at(p, e->u.unary.operand, depth);
     case EXPR_BINARY: {
         Op op = e->u.binary.op;
         if (op == OP_POW || op == OP_LSHIFT || op == OP_RSHIFT || op == OP_DIV || op == OP_MOD)
@@ -402,27 +420,25 @@ static bool effect_free_at(const Expr *e, int depth)
         if ((op == OP_ADD || op == OP_SUB || op == OP_MUL) && e->type &&
             type_is_integral(e->type))
             return false;
-        return effect_free_at(e->u.binary.lhs, depth) && effect_free_at(e->u.binary.rhs, depth);
+        return effect_free_at(p, e->u.binary.lhs, depth) &&
+               effect_free_at(p, e->u.binary.rhs, depth);
     }
     case EXPR_TERNARY:
-        return effect_free_at(e->u.ternary.cond, depth) &&
-               effect_free_at(e->u.ternary.then_e, depth) &&
-               effect_free_at(e->u.ternary.else_e, depth);
+        return effect_free_at(p, e->u.ternary.cond, depth) &&
+               effect_free_at(p, e->u.ternary.then_e, depth) &&
+               effect_free_at(p, e->u.ternary.else_e, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym)) {
-            const Expr *v = returned_expr(e->sym, depth);
-            if (!v || !effect_free_at(v, depth + 1))
-                return false;
-        }
+        if (!is_pure_library_function(e->sym) && !pure_user_function(p, e->sym, depth, true))
+            return false;
         for (int i = 0; i < e->u.call.args.len; i++)
-            if (!effect_free_at(VEC_AT(e->u.call.args, i, Expr), depth))
+            if (!effect_free_at(p, VEC_AT(e->u.call.args, i, Expr), depth))
                 return false;
         return true;
     case EXPR_CONVERT:
         if (sema_convert_kind(e) != CONV_NUMERIC || !e->type || e->type->kind != TY_REAL)
             return false;
         for (int i = 0; i < e->u.convert.args.len; i++)
-            if (!effect_free_at(VEC_AT(e->u.convert.args, i, Expr), depth))
+            if (!effect_free_at(p, VEC_AT(e->u.convert.args, i, Expr), depth))
                 return false;
         return true;
     default:
@@ -430,14 +446,14 @@ static bool effect_free_at(const Expr *e, int depth)
     }
 }
 
-static bool effect_free(const Expr *e)
+static bool effect_free(LowerPlan *p, const Expr *e)
 {
-    return effect_free_at(e, 0);
+    return effect_free_at(p, e, 0);
 }
 
-static bool lazy_expr_ok(Arena *a, const Symbol *proc, const Expr *e, PtrVec *elems)
+static bool lazy_expr_ok(LowerPlan *p, const Symbol *proc, const Expr *e, PtrVec *elems)
 {
-    return lazy_expr_ok_at(a, proc, e, elems, 0);
+    return lazy_expr_ok_at(p, proc, e, elems, 0);
 }
 
 /* ---- the walk --------------------------------------------------------------------- */
@@ -707,7 +723,7 @@ static int writer_id(TCtx *c, ConnCx *cx, const Stmt *assign, int e, bool lazy_c
         w->node_type = type_node_of(VEC_AT(tn->net->groups, cx->group, Symbol)->type);
         w->lazy_capable = lazy_capable;
         w->pure = pure;
-        if (lazy_capable && !lazy_expr_ok(c->p->arena, cx->proc, value, &w->me_elems))
+        if (lazy_capable && !lazy_expr_ok(c->p, cx->proc, value, &w->me_elems))
             w->lazy_capable = false;
         w->id = tn->writers.len;
         ptrmap_put(c->p->arena, &tn->writer_ids, cx->site, assign, cx->bundle, w);
@@ -786,7 +802,7 @@ static void t_conn_stmt(TCtx *c, ConnCx *cx, Stmt *s, State *S)
                 t_read(c, t, t->loc.line, cx->bundle, t->sym->index, S, true);
             bool top = s->u.assign.op == ASSIGN_SET && !cx->nested && cx->depth == 0 &&
                        !cx->returned;
-            bool pure = effect_free(v) && (s->u.assign.op == ASSIGN_SET ||
+            bool pure = effect_free(c->p, v) && (s->u.assign.op == ASSIGN_SET ||
                                            !type_is_integral(t->type));
             t_write(c, cx, s, t->sym->index, S, top, pure, v);
             break;
