@@ -253,8 +253,10 @@ static void fold_ternary(Expr *e)
 }
 
 /* Numeric conversions: Real -> integer truncates; out-of-range narrowing
- * wraps (two's complement), as the C target does; a Real too large for
- * Int is a conversion overflow. */
+ * wraps (two's complement), as the C target does (also a Real beyond the
+ * range of Int: Int (1.0e10) is 1410065408); a NaN, an infinity or a Real
+ * beyond +-9.2e18, which has no 64-bit value to wrap, is a conversion
+ * overflow, with the bounds of the run time's cp_real_to_int. */
 static void fold_convert(Expr *e)
 {
     if (e->u.convert.args.len != 1)
@@ -274,7 +276,7 @@ static void fold_convert(Expr *e)
     int64_t v;
     if (a->type->kind == TY_REAL) {
         double t = trunc(a->const_real);
-        if (!(t >= -2147483648.0 && t <= 2147483647.0)) {
+        if (!(t > -9.2e18 && t < 9.2e18)) {
             diag_error(e->loc, "conversion overflow in constant expression");
             return;
         }

@@ -265,6 +265,13 @@ START_TEST(test_sema_fold_errors)
     ck_assert_int_eq(analyze("Int CONST a := 2 ** -1;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert_int_eq(analyze("Int CONST a := 2147483647 + 1;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert_int_eq(analyze("Int CONST a := Int (1.0e20);\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "conversion overflow") != NULL);
+    /* a Real beyond Int, not beyond 64 bits, wraps as at run time */
+    ck_assert_int_eq(analyze("Int CONST a := Int (1.0e10), b := Int (-3.0e9);\n"
+                             "Int1 CONST c := Int1 (300.0);\nPROCEDURE program () IS END;\n"), 0);
+    expect_int("a", 1410065408);
+    expect_int("b", 1294967296);
+    expect_int("c", 44);
 }
 END_TEST
 
