@@ -6,8 +6,10 @@
  * is rounded to float, so that a folded expression has the value the
  * same expression computed at run time has (each operation computed in
  * double and rounded is the correctly rounded float result).
- * Overflow, division by zero and a negative integral exponent are run-time
- * errors that would occur in every run, so they are reported here (§10.1). */
+ * Overflow, integral division by zero and a negative integral exponent are
+ * run-time errors that would occur in every run, so they are reported here
+ * (§10.1); a Real division by zero is no error at run time (the IEEE
+ * infinity or NaN, docs/compiler-dependent.md), nor here. */
 #include <math.h>
 
 #include "sema_internal.h"
@@ -144,23 +146,25 @@ static void fold_compare(Expr *e, Op op, const Expr *a, const Expr *b)
 
 static void fold_real_binary(Expr *e, Op op, double x, double y)
 {
+    double v;
+    bool pole;
     switch (op) {
     case OP_ADD: real_result(e, x + y, x, y); break;
     case OP_SUB: real_result(e, x - y, x, y); break;
     case OP_MUL: real_result(e, x * y, x, y); break;
     case OP_DIV:
     case OP_MOD:
-        if (y == 0.0) {
-            diag_error(e->loc, "division by zero in constant expression");
-            return;
-        }
         if (op == OP_DIV) {
-            real_result(e, x / y, x, y);
+            v = x / y;
         } else { /* cp_fmod_real: each step rounded to float, the
                     quotient before it is truncated */
             double q = trunc(sema_real_value(x / y));
-            real_result(e, x - sema_real_value(y * q), x, y);
+            v = x - sema_real_value(y * q);
         }
+        if (y == 0.0) /* not checked at run time: the IEEE infinity or NaN */
+            set_real(e, v);
+        else
+            real_result(e, v, x, y);
         break;
     case OP_POW:
         if (x < 0.0 && e->u.binary.rhs->type->kind == TY_REAL) {
@@ -168,10 +172,18 @@ static void fold_real_binary(Expr *e, Op op, double x, double y)
                        "expression");
             return;
         }
-        if (e->u.binary.rhs->type->kind == TY_REAL)
-            real_result(e, y == 0.0 ? 1.0 : pow(x, y), x, y);
+        if (e->u.binary.rhs->type->kind == TY_REAL) {
+            v = y == 0.0 ? 1.0 : pow(x, y);
+            pole = x == 0.0 && y < 0.0;
+        } else {
+            v = real_pow_int(x, e->u.binary.rhs->const_int);
+            pole = x == 0.0 && e->u.binary.rhs->const_int < 0;
+            y = 0.0;
+        }
+        if (pole) /* 0 ** -n is 1 / 0: the infinity, as at run time */
+            set_real(e, v);
         else
-            real_result(e, real_pow_int(x, e->u.binary.rhs->const_int), x, 0.0);
+            real_result(e, v, x, y);
         break;
     default: break;
     }

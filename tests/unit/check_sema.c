@@ -261,7 +261,12 @@ START_TEST(test_sema_fold_errors)
     expect_int("a", 40000);
     ck_assert_int_eq(analyze("Int CONST a := 1 / 0;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert(strstr(messages, "division by zero") != NULL);
-    ck_assert_int_eq(analyze("Real CONST a := 1.0 % 0.0;\nPROCEDURE program () IS END;\n"), 1);
+    /* a Real division by zero is no error at run time: the IEEE value */
+    ck_assert_int_eq(analyze("Real CONST a := 1.0 % 0.0, b := -1.0 / 0.0, c := 0.0 ** -2;\n"
+                             "PROCEDURE program () IS END;\n"), 0);
+    ck_assert(isnan(global("a")->const_real));
+    ck_assert(isinf(global("b")->const_real) && global("b")->const_real < 0);
+    ck_assert(isinf(global("c")->const_real) && global("c")->const_real > 0);
     ck_assert_int_eq(analyze("Int CONST a := 2 ** -1;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert_int_eq(analyze("Int CONST a := 2147483647 + 1;\nPROCEDURE program () IS END;\n"), 1);
     ck_assert_int_eq(analyze("Int CONST a := Int (1.0e20);\nPROCEDURE program () IS END;\n"), 1);
