@@ -11,8 +11,31 @@
  * (§10.1); a Real division by zero is no error at run time (the IEEE
  * infinity or NaN, docs/compiler-dependent.md), nor here. */
 #include <math.h>
+#include <stdarg.h>
 
 #include "sema_internal.h"
+
+/* Set by sema_fold for an expression in code that no run executes (the
+ * untaken arm of a constant condition, Ctx.dead): a value that would be a
+ * run-time error there is no error (§10.1: only one that occurs in every
+ * run in which the construct executes), and the expression is left
+ * unfolded: every error path below returns before the value is set. */
+static bool fold_dead;
+
+static void fold_error(const Expr *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void fold_error(const Expr *e, const char *fmt, ...)
+{
+    if (fold_dead)
+        return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_error(e->loc, "%s", msg);
+}
 
 static double real_of(const Expr *e)
 {
@@ -47,9 +70,9 @@ static void int_result(Expr *e, int64_t v, bool overflow)
 {
     if (overflow || !fits(e->type, v)) {
         if (overflow)
-            diag_error(e->loc, "integer overflow in constant expression");
+            fold_error(e, "integer overflow in constant expression");
         else
-            diag_error(e->loc, "integer overflow in constant expression: %lld does not "
+            fold_error(e, "integer overflow in constant expression: %lld does not "
                        "fit in %s, the type of this operation%s", (long long)v,
                        e->type->name, e->type->kind == TY_INT ? "" :
                        " (convert an operand, e.g. Int (...))");
@@ -64,7 +87,7 @@ static void real_result(Expr *e, double v, double x, double y)
 {
     v = sema_real_value(v);
     if ((isinf(v) || isnan(v)) && isfinite(x) && isfinite(y)) {
-        diag_error(e->loc, "real overflow in constant expression");
+        fold_error(e, "real overflow in constant expression");
         return;
     }
     set_real(e, v);
@@ -168,7 +191,7 @@ static void fold_real_binary(Expr *e, Op op, double x, double y)
         break;
     case OP_POW:
         if (x < 0.0 && e->u.binary.rhs->type->kind == TY_REAL) {
-            diag_error(e->loc, "negative base with a Real exponent in constant "
+            fold_error(e, "negative base with a Real exponent in constant "
                        "expression");
             return;
         }
@@ -231,7 +254,7 @@ static void fold_binary(Expr *e)
     case OP_MUL: ovf = __builtin_mul_overflow(x, y, &r); break;
     case OP_DIV: case OP_MOD:
         if (y == 0) {
-            diag_error(e->loc, "division by zero in constant expression");
+            fold_error(e, "division by zero in constant expression");
             return;
         }
         if (x == INT64_MIN && y == -1)
@@ -241,7 +264,7 @@ static void fold_binary(Expr *e)
         break;
     case OP_POW:
         if (y < 0) {
-            diag_error(e->loc, "negative exponent in constant integral '**'");
+            fold_error(e, "negative exponent in constant integral '**'");
             return;
         }
         ovf = !int_pow(x, y, &r);
@@ -289,7 +312,7 @@ static void fold_convert(Expr *e)
     if (a->type->kind == TY_REAL) {
         double t = trunc(a->const_real);
         if (!(t > -9.2e18 && t < 9.2e18)) {
-            diag_error(e->loc, "conversion overflow in constant expression");
+            fold_error(e, "conversion overflow in constant expression");
             return;
         }
         v = (int64_t)t;
@@ -309,6 +332,7 @@ void sema_fold(Ctx *c, Expr *e)
     if (type_is_error(e->type))
         return;
     int errors = diag_error_count();
+    fold_dead = c->dead > 0;
     switch (e->kind) {
     case EXPR_UNARY: fold_unary(e); break;
     case EXPR_BINARY: fold_binary(e); break;

@@ -604,8 +604,14 @@ static Type *ternary_expr(Ctx *c, Expr *e)
 {
     Expr *cond = e->u.ternary.cond;
     Type *ct = sema_value(c, cond);
+    /* only the arm a constant condition selects is ever evaluated (§9) */
+    bool known = cond->is_const && !type_is_error(ct) && ct->kind == TY_BOOL;
+    c->dead += known && !cond->const_int;
     Type *a = sema_value(c, e->u.ternary.then_e);
+    c->dead -= known && !cond->const_int;
+    c->dead += known && cond->const_int;
     Type *b = sema_value(c, e->u.ternary.else_e);
+    c->dead -= known && cond->const_int;
     bool bad = false;
     if (!type_is_error(ct) && ct->kind != TY_BOOL) {
         diag_error(cond->loc, "the condition of '?:' must be Bool, not %s", ct->name);

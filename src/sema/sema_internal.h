@@ -26,6 +26,9 @@ typedef struct Ctx {
     Type *you_type;        /* NULL where YOU is not allowed */
     bool index_ok;         /* INDEX allowed (network and node subroutines) */
     int loop_depth;        /* enclosing loops, for BREAK */
+    int dead;              /* > 0: code that no run executes (an arm a constant
+                              condition rules out); folding reports no
+                              run-time error there (constfold.c) */
     Scope *undefined;      /* names already reported as undefined here */
     int depth;             /* expression nesting, bounded by SEMA_MAX_DEPTH */
     bool too_deep;         /* the nesting limit was reported in this body */

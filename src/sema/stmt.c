@@ -37,6 +37,17 @@ static void condition(Ctx *c, Expr *e, const char *what)
         diag_error(e->loc, "the condition of %s must be Bool, not %s", what, t->name);
 }
 
+/* A condition (analysed) that folds to false resp. true. */
+static bool known_false(const Expr *e)
+{
+    return e->is_const && e->type && e->type->kind == TY_BOOL && !e->const_int;
+}
+
+static bool known_true(const Expr *e)
+{
+    return e->is_const && e->type && e->type->kind == TY_BOOL && e->const_int;
+}
+
 static Op compound_op(AssignOp op)
 {
     switch (op) {
@@ -169,22 +180,38 @@ void sema_stmt(Ctx *c, Stmt *s)
         break;
     case STMT_WTA: sema_note_net_use(c, s->loc, "WTA"); sema_wta(c, s); break;
     case STMT_RETURN: return_stmt(c, s); break;
-    case STMT_IF:
+    case STMT_IF: {
+        /* after an arm whose condition is constant true, no later arm
+           runs; the body of one whose condition is constant false never */
+        int taken = 0;
         for (int i = 0; i < s->u.if_.arms.len; i++) {
             IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
             condition(c, arm->cond, i == 0 ? "IF" : "ELSIF");
+            bool never = known_false(arm->cond);
+            c->dead += never;
             sema_block(c, arm->body);
+            c->dead -= never;
+            if (known_true(arm->cond)) {
+                c->dead++;
+                taken++;
+            }
         }
         if (s->u.if_.else_body)
             sema_block(c, s->u.if_.else_body);
+        c->dead -= taken;
         break;
-    case STMT_LOOP:
+    }
+    case STMT_LOOP: {
         condition(c, s->u.loop.while_cond, "WHILE");
+        bool never = s->u.loop.while_cond && known_false(s->u.loop.while_cond);
+        c->dead += never;
         c->loop_depth++;
         sema_block(c, s->u.loop.body);
         c->loop_depth--;
         condition(c, s->u.loop.until_cond, "UNTIL");
+        c->dead -= never;
         break;
+    }
     case STMT_FOR: for_stmt(c, s); break;
     case STMT_BREAK:
         if (c->loop_depth == 0)

@@ -243,6 +243,28 @@ START_TEST(test_sema_fold_nan_compare)
 }
 END_TEST
 
+/* no error in an arm that a constant condition rules out (§9, §10.1) */
+START_TEST(test_sema_fold_dead_arm)
+{
+    ck_assert_int_eq(analyze(
+        "Int CONST n := 0, a := n > 0 ? 100 / n : -1, b := n = 0 ? 7 : 2147483647 + 1;\n"
+        "PROCEDURE program () IS\n"
+        "  Int VAR x;\n"
+        "  IF n > 0 THEN x := 1 / n; ELSIF true THEN x := 2; ELSE x := 2 ** -1; END;\n"
+        "  WHILE false REPEAT x := Int (1.0e30); END;\n"
+        "END;\n"), 0);
+    expect_int("a", -1);
+    expect_int("b", 7);
+    /* the arm that runs still reports */
+    ck_assert_int_eq(analyze("Int CONST n := 0, a := n = 0 ? 100 / n : -1;\n"
+                             "PROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; IF false THEN x := 1; ELSE x := 1 / 0; END;\n"
+                             "END;\n"), 1);
+    ck_assert(strstr(messages, "division by zero") != NULL);
+}
+END_TEST
+
 START_TEST(test_sema_fold_not_constant)
 {
     ck_assert_int_eq(analyze("Int VAR x := 1;\nInt CONST a := x + 1, b := RANDOM (1...3);\n"
@@ -819,7 +841,8 @@ static Suite *sema_suite(void)
     const TTest *const folding[] = {
         test_sema_fold_integers, test_sema_fold_reals_and_bools, test_sema_fold_reals_single,
         test_sema_fold_nan_compare,
-        test_sema_fold_not_constant, test_sema_fold_errors, test_sema_fold_array_sizes, NULL,
+        test_sema_fold_not_constant, test_sema_fold_dead_arm, test_sema_fold_errors,
+        test_sema_fold_array_sizes, NULL,
     };
     const TTest *const central_agent[] = {
         test_sema_central_agent, test_sema_central_agent_called_from_parallel_code, test_sema_replicates,
