@@ -420,6 +420,10 @@ void sema_replicate(Ctx *c, Stmt *s)
             c->subr->sub->replicates = true;
         if (!integral_count(c, count, true, "REPLICATE"))
             return;
+        /* run-time errors in every run that executes the statement
+           (§10.1); none where no run does (Ctx.dead) */
+        if (c->dead)
+            return;
         if (count->is_const && count->const_int < 1)
             diag_error(count->loc, "a network can only be replicated INTO a count of at "
                        "least 1, not %lld", (long long)count->const_int);
@@ -447,7 +451,7 @@ void sema_replicate(Ctx *c, Stmt *s)
     s->sem_flags |= c->kind == CTX_NODEP ? SEMF_LEVEL_NODE : SEMF_LEVEL_CONN;
     if (!integral_count(c, count, false, "REPLICATE"))
         return;
-    if (c->kind == CTX_NODEP && count->is_const && count->const_int < 0)
+    if (c->kind == CTX_NODEP && !c->dead && count->is_const && count->const_int < 0)
         diag_error(count->loc, "a node cannot be replicated INTO a negative count (%lld)",
                    (long long)count->const_int);
     if (c->kind == CTX_CONP && count->is_const && count->const_int != 0 &&

@@ -265,6 +265,24 @@ START_TEST(test_sema_fold_dead_arm)
 }
 END_TEST
 
+/* a constant REPLICATE count that no run uses is no error either */
+START_TEST(test_sema_replicate_dead_arm)
+{
+    static const char *net = "TYPE U IS NODE Int v;\n"
+                             "  PROCEDURE g () IS IF false THEN REPLICATE ME INTO -1; END; END;\n"
+                             "END;\nTYPE G IS GROUP OF U END;\nTYPE Net IS NETWORK G g; END;\n"
+                             "Net VAR net;\n";
+    char src[512];
+    snprintf(src, sizeof src, "%sPROCEDURE program () IS\n"
+             "  IF 0 > 1 THEN REPLICATE net INTO 0; END;\nEND;\n", net);
+    ck_assert_int_eq(analyze(src), 0);
+    snprintf(src, sizeof src, "%sPROCEDURE program () IS\n"
+             "  IF 0 < 1 THEN REPLICATE net INTO 0; END;\nEND;\n", net);
+    ck_assert_int_eq(analyze(src), 1);
+    ck_assert(strstr(messages, "at least 1") != NULL);
+}
+END_TEST
+
 START_TEST(test_sema_fold_not_constant)
 {
     ck_assert_int_eq(analyze("Int VAR x := 1;\nInt CONST a := x + 1, b := RANDOM (1...3);\n"
@@ -841,7 +859,8 @@ static Suite *sema_suite(void)
     const TTest *const folding[] = {
         test_sema_fold_integers, test_sema_fold_reals_and_bools, test_sema_fold_reals_single,
         test_sema_fold_nan_compare,
-        test_sema_fold_not_constant, test_sema_fold_dead_arm, test_sema_fold_errors,
+        test_sema_fold_not_constant, test_sema_fold_dead_arm, test_sema_replicate_dead_arm,
+        test_sema_fold_errors,
         test_sema_fold_array_sizes, NULL,
     };
     const TTest *const central_agent[] = {
