@@ -157,10 +157,17 @@ static void for_stmt(Ctx *c, Stmt *s)
     if (!type_is_error(tt) && !type_is_integral(tt) && (var_ok || type_is_error(vt)))
         diag_error(s->u.for_.to->loc, "the FOR end value must be integral, not %s",
                    tt->name);
+    /* constant bounds of an empty range: the body never runs (§8.6) */
+    const Expr *f = s->u.for_.from, *t = s->u.for_.to;
+    bool never = f->is_const && t->is_const && type_is_integral(ft) && type_is_integral(tt) &&
+                 (s->u.for_.dir == FOR_DOWNTO ? f->const_int < t->const_int
+                                               : f->const_int > t->const_int);
+    c->dead += never;
     c->loop_depth++;
     sema_block(c, s->u.for_.body);
     c->loop_depth--;
     condition(c, s->u.for_.until_cond, "UNTIL");
+    c->dead -= never;
 }
 
 void sema_stmt(Ctx *c, Stmt *s)

@@ -252,6 +252,7 @@ START_TEST(test_sema_fold_dead_arm)
         "  Int VAR x;\n"
         "  IF n > 0 THEN x := 1 / n; ELSIF true THEN x := 2; ELSE x := 2 ** -1; END;\n"
         "  WHILE false REPEAT x := Int (1.0e30); END;\n"
+        "  FOR x := 1 TO n REPEAT x := 1 % n; END; FOR x := n DOWNTO 1 REPEAT x := 1 / n; END;\n"
         "END;\n"), 0);
     expect_int("a", -1);
     expect_int("b", 7);
@@ -260,6 +261,9 @@ START_TEST(test_sema_fold_dead_arm)
                              "PROCEDURE program () IS END;\n"), 1);
     ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
                              "  Int VAR x; IF false THEN x := 1; ELSE x := 1 / 0; END;\n"
+                             "END;\n"), 1);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; FOR x := 1 TO 1 REPEAT x := 1 / 0; END;\n"
                              "END;\n"), 1);
     ck_assert(strstr(messages, "division by zero") != NULL);
 }
