@@ -276,7 +276,8 @@ typedef struct SemaInfo {
                            realParamIn (a generated program's --help lists them) */
     PtrVec subrs;      /* Symbol*: every subroutine (global, object, merge,
                           reduction, WTA) in textual order */
-    PtrVec inf_reals;  /* Expr*: real denoters beyond the Real range, which
+    PtrVec inf_reals;  /* Expr*: real denoters beyond the Real range and
+                          constant expressions that overflow Real, which
                           are the Real infinity (-Wall warns) */
     Symbol *program;   /* the procedure `program`, NULL if missing */
     bool init_replicates; /* an initializer of a global object calls a

@@ -6,28 +6,30 @@
  * is rounded to float, so that a folded expression has the value the
  * same expression computed at run time has (each operation computed in
  * double and rounded is the correctly rounded float result).
- * Overflow, integral division by zero and a negative integral exponent are
- * run-time errors that would occur in every run, so they are reported here
- * (§10.1); a Real division by zero is no error at run time (the IEEE
- * infinity or NaN, docs/compiler-dependent.md), nor here. */
+ * Integral overflow, integral division by zero and a negative integral
+ * exponent are run-time errors that would occur in every run, so they are
+ * reported here (§10.1); a Real division by zero or a Real overflow is no
+ * error at run time (the IEEE infinity or NaN, docs/compiler-dependent.md),
+ * nor here. */
 #include <math.h>
 #include <stdarg.h>
 
 #include "sema_internal.h"
 
-/* Set by sema_fold for an expression in code that no run executes (the
- * untaken arm of a constant condition, Ctx.dead): a value that would be a
- * run-time error there is no error (§10.1: only one that occurs in every
- * run in which the construct executes), and the expression is left
- * unfolded: every error path below returns before the value is set. */
-static bool fold_dead;
+/* The context of the expression sema_fold folds.  In code that no run
+ * executes (the untaken arm of a constant condition, Ctx.dead) a value
+ * that would be a run-time error there is no error (§10.1: only one that
+ * occurs in every run in which the construct executes), and the
+ * expression is left unfolded: every error path below returns before the
+ * value is set. */
+static const Ctx *fold_cx;
 
 static void fold_error(const Expr *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void fold_error(const Expr *e, const char *fmt, ...)
 {
-    if (fold_dead)
+    if (fold_cx->dead)
         return;
     char msg[256];
     va_list ap;
@@ -82,14 +84,15 @@ static void int_result(Expr *e, int64_t v, bool overflow)
 }
 
 /* v: the result of an operation on the finite or non-finite Reals x and
- * y; an operation that makes a finite value non-finite overflows. */
+ * y.  An operation that makes a finite value infinite overflows Real: at
+ * run time that is the IEEE infinity and no error (§9 "machine
+ * arithmetic", not in §10.3), so the folded value is the infinity too;
+ * -Wreal-infinity points it out, as for a denoter beyond Real. */
 static void real_result(Expr *e, double v, double x, double y)
 {
     v = sema_real_value(v);
-    if ((isinf(v) || isnan(v)) && isfinite(x) && isfinite(y)) {
-        fold_error(e, "real overflow in constant expression");
-        return;
-    }
+    if (isinf(v) && isfinite(x) && isfinite(y) && !fold_cx->dead)
+        vec_push(fold_cx->si->arena, &fold_cx->si->inf_reals, e);
     set_real(e, v);
 }
 
@@ -332,7 +335,7 @@ void sema_fold(Ctx *c, Expr *e)
     if (type_is_error(e->type))
         return;
     int errors = diag_error_count();
-    fold_dead = c->dead > 0;
+    fold_cx = c;
     switch (e->kind) {
     case EXPR_UNARY: fold_unary(e); break;
     case EXPR_BINARY: fold_binary(e); break;

@@ -16,7 +16,9 @@
  *                            subroutine, an initializer or a MERGE
  *                            procedure calls it, maybe through others).
  *   -Wreal-infinity          a real denoter beyond the largest Real
- *                            (1.0e39): its value is infinity (docs/lexical.md) */
+ *                            (1.0e39), or a constant expression that
+ *                            overflows Real (1.0e38 * 10.0): its value is
+ *                            infinity (docs/lexical.md) */
 #include <string.h>
 
 #include "sema_internal.h"
@@ -236,8 +238,12 @@ void sema_warnings(Program *prog, unsigned which)
             merge_counters(si, VEC_AT(si->types, i, Type));
     for (int i = 0; (which & SEMA_WARN_REAL_INFINITY) && i < si->inf_reals.len; i++) {
         const Expr *e = VEC_AT(si->inf_reals, i, Expr);
-        diag_warning(e->loc, "real denoter '%s' is beyond the largest Real (3.4028235e+38): "
-                     "its value is infinity [-Wreal-infinity]",
-                     e->u.real_lit.spelling ? e->u.real_lit.spelling : "?");
+        if (e->kind != EXPR_REAL)
+            diag_warning(e->loc, "this constant expression overflows Real (beyond "
+                         "3.4028235e+38): its value is infinity [-Wreal-infinity]");
+        else
+            diag_warning(e->loc, "real denoter '%s' is beyond the largest Real (3.4028235e+38): "
+                         "its value is infinity [-Wreal-infinity]",
+                         e->u.real_lit.spelling ? e->u.real_lit.spelling : "?");
     }
 }
