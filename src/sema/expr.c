@@ -587,9 +587,16 @@ static Type *unary_expr(Ctx *c, Expr *e)
 /* E2..E10 -> E op E (§9) */
 static Type *binary_expr(Ctx *c, Expr *e)
 {
-    Type *a = sema_value(c, e->u.binary.lhs);
-    Type *b = sema_value(c, e->u.binary.rhs);
     Op op = e->u.binary.op;
+    const Expr *l = e->u.binary.lhs;
+    Type *a = sema_value(c, e->u.binary.lhs);
+    /* AND and OR short-circuit (compiler-dependent.md): after a constant
+       false resp. true left operand the right one is never evaluated */
+    bool skip = (op == OP_AND || op == OP_OR) && l->is_const && !type_is_error(a) &&
+                a->kind == TY_BOOL && (op == OP_OR) == (l->const_int != 0);
+    c->dead += skip;
+    Type *b = sema_value(c, e->u.binary.rhs);
+    c->dead -= skip;
     Type *t = sema_binary_type(c, op, a, b, e->loc, ast_op_spelling(op));
     if (type_is_error(t))
         return error_type(c, e);

@@ -267,6 +267,14 @@ START_TEST(test_sema_fold_dead_arm)
     ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
                              "  Int VAR x; FOR x := 1 TO 1 REPEAT x := 1 / 0; END;\n"
                              "END;\n"), 1);
+    /* AND / OR short-circuit: the right operand after a deciding constant */
+    ck_assert_int_eq(analyze("Int CONST n := 0;\n"
+                             "Bool CONST a := n > 0 AND 1 / n > 0, b := n = 0 OR 1 / n > 0;\n"
+                             "PROCEDURE program () IS END;\n"), 0);
+    ck_assert_int_eq(analyze("Int CONST n := 0;\nBool CONST a := n = 0 AND 1 / n > 0;\n"
+                             "PROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int CONST n := 0;\nBool CONST a := n > 0 XOR 1 / n > 0;\n"
+                             "PROCEDURE program () IS END;\n"), 1);
     ck_assert(strstr(messages, "division by zero") != NULL);
 }
 END_TEST
