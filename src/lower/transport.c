@@ -211,6 +211,10 @@ typedef struct TCtx {
     PtrVec stack;           /* Symbol*: subroutines being walked */
     bool gave_up;           /* recursion: keep everything of this net in memory */
     long entered;           /* subroutine walks so far (T_MAX_ENTERED) */
+    PtrMap conn_free;       /* (node subroutine, NULL, 0) -> (void *)1 connection-free /
+                               (void *)2 not / (void *)3 being checked */
+    PtrMap walked;          /* (connection-free node subroutine, NULL, group) -> PtrVec *
+                               of the KnownArgs it was walked with */
 } TCtx;
 
 /* The walk follows every call into its callee, so a chain of subroutines
@@ -1058,6 +1062,69 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S)
         t_node_stmt(c, cx, VEC_AT(b->stmts, i, Stmt), S);
 }
 
+/* Whether node subroutine proc -- with the node subroutines it calls on
+ * ME -- reaches no connection: no call of a connection procedure, no
+ * REDUCTION or WTA, no call on anything but ME.  Walking it then leaves
+ * the state as it is, and what the walk records (the instances reached,
+ * the CONST arguments met) depends only on the subroutine, the group and
+ * the CONST arguments the call fixes.  A recursion counts as reaching. */
+typedef struct FreeScan {
+    AstWalk w;
+    TCtx *c;
+    bool free;
+} FreeScan;
+
+static bool conn_free(TCtx *c, const Symbol *proc);
+
+static void free_expr(AstWalk *w, Expr *e)
+{
+    FreeScan *sc = (FreeScan *)w;
+    if (e->kind == EXPR_OBJCALL &&
+        (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
+         e->sym->owner->kind != TY_NODE || !conn_free(sc->c, e->sym)))
+        sc->free = false;
+}
+
+static void free_stmt(AstWalk *w, Stmt *s)
+{
+    FreeScan *sc = (FreeScan *)w;
+    if (s->kind == STMT_REDUCTION || s->kind == STMT_WTA || s->kind == STMT_MULTICALL)
+        sc->free = false;
+}
+
+static bool conn_free(TCtx *c, const Symbol *proc)
+{
+    void *v = ptrmap_get(&c->conn_free, proc, NULL, 0);
+    if (v)
+        return v == (void *)1;
+    if (!proc->decl || proc->sub->external)
+        return false;
+    ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, (void *)3);
+    FreeScan sc = {.w = {.expr = free_expr, .stmt = free_stmt}, .c = c, .free = true};
+    ast_walk_block(&sc.w, proc->decl->u.subr.body);
+    ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, sc.free ? (void *)1 : (void *)2);
+    return sc.free;
+}
+
+/* Whether connection-free proc was walked for group g with these
+ * arguments already; records them otherwise. */
+static bool walked_before(TCtx *c, const Symbol *proc, int g, const KnownArgs *args)
+{
+    PtrVec *seen = ptrmap_get(&c->walked, proc, NULL, g);
+    if (!seen) {
+        seen = arena_alloc(c->p->arena, sizeof *seen);
+        *seen = (PtrVec){0};
+        ptrmap_put(c->p->arena, &c->walked, proc, NULL, g, seen);
+    }
+    for (int i = 0; i < seen->len; i++)
+        if (memcmp(seen->items[i], args, sizeof *args) == 0)
+            return true;
+    KnownArgs *k = arena_alloc(c->p->arena, sizeof *k);
+    *k = *args;
+    vec_push(c->p->arena, seen, k);
+    return false;
+}
+
 static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool returned,
                         State *S, const PtrVec *args)
 {
@@ -1090,6 +1157,11 @@ static void t_node_subr(TCtx *c, const Symbol *proc, int g, bool full, bool retu
             if (!here.known[i] || kn->value[i] != here.value[i])
                 kn->known[i] = false;
     }
+    /* a connection-free subroutine walked with the same arguments before
+       would record the same again and leave S as it is: a chain of them,
+       each calling the next twice, is walked once per link, not 2^n times */
+    if (!c->gave_up && conn_free(c, proc) && walked_before(c, proc, g, &here))
+        return;
     if (!enter(c, proc))
         return;
     ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, g, (void *)1);
@@ -1625,6 +1697,8 @@ void lower_transport(LowerPlan *p)
         if (c.gave_up) /* its walk may have stopped early: every instance runs as written */
             ptrmap_put(a, &p->gave_up, net, NULL, 0, (void *)1);
         decide(p, &tn, c.gave_up);
+        ptrmap_free(a, &c.conn_free);
+        ptrmap_free(a, &c.walked);
         free(c.entry_written);
         free_tnet(&tn);
     }
