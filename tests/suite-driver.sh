@@ -72,9 +72,10 @@ check fuse-int-mode sh -c "'$CUPITC' --dump-passes tests/run/const-int-mode-fuse
 check fuse-user-function sh -c "'$CUPITC' --dump-passes tests/run/fuse-user-function.nn 2>&1 | grep -q '^fuse: cpNL_Net_o_fire: .* 2 reduction candidates recomputed'"
 # functions that call the one below them many times are judged once each, in time
 check fuse-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes tests/run/fuse-function-fanout.nn 2>&1 | grep -q '^fuse: cpNL_Net_outs_fire: .* 2 reduction candidates recomputed'"
-# node functions that call the one below them twice, 20 deep: the transport walk
-# follows each once per arguments, in time, and does not give up
-check node-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes tests/run/node-function-fanout.nn 2>&1 | grep -q '^fuse: cpNL_Net_outs_fire: .* 1 reduction candidates recomputed'"
+# node functions that call the one below them twice, 20 deep: the transport and
+# the uniform walk follow each once per arguments, in time, and do not give up
+nff=tests/run/node-function-fanout.nn
+check node-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes '$nff' >'$out/nff.passes' 2>&1 && grep -q '^fuse: cpNL_Net_outs_fire: .* 1 reduction candidates recomputed' '$out/nff.passes' && grep -q '^shared: Link.w: once per lane block' '$out/nff.passes'"
 # a sum after locals and assignments is still a kernel; after a read of its element or an IF not
 dp=tests/run/dense-prefix.nn
 check dense-prefix sh -c "'$CUPITC' --dump-passes '$dp' >'$out/dp.passes' 2>&1 && grep -q '^dense: .* cpNL_Net_b_fireLate over' '$out/dp.passes' && grep -q '^dense: .* cpNL_Net_b_gatherLate over' '$out/dp.passes' && ! grep -q '^dense: .* cpNL_Net_[a-z]*_\\(keep\\|guarded\\) over' '$out/dp.passes'"

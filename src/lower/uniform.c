@@ -47,7 +47,20 @@ typedef struct UCtx {
                               call of a function that may vary was walked */
     PtrMap calls;          /* CA call (Expr *) -> (void *)1 uniform / (void *)2 not */
     PtrMap fx;             /* global subroutine -> (void *)1: stores into a global */
+    PtrMap memo;           /* subroutine -> PtrVec of UMemo*: walks that changed nothing */
 } UCtx;
+
+/* A walk of a subroutine that changed nothing -- no element diverged, no
+ * symbol marked, c->effects as before -- and the state it started from:
+ * a walk from the same state with the same arguments changes nothing
+ * either and has the same result.  A chain of subroutines that each call
+ * the next twice is then walked once per link, not 2^n times. */
+typedef struct UMemo {
+    unsigned marks;
+    bool effects, ctl, result;
+    uint8_t pdiv[64];
+    uint8_t *D;            /* [nloc] */
+} UMemo;
 
 /* One network call being walked: the diverged set of its variable and the
  * control state of the subroutine. */
@@ -432,11 +445,47 @@ static bool u_subr(UCtx *c, UWalk *w, const Symbol *s, PtrVec *args, bool ctl)
                 u_clobber(c, w, VEC_AT(*args, i, Expr));
         return true;
     }
+    PtrVec *memo = ptrmap_get(&c->memo, s, NULL, 0);
+    if (memo && memo->len && ((UMemo *)memo->items[0])->marks != c->marks)
+        memo->len = 0; /* marks only grow: walks from before a mark never match again */
+    for (int i = 0; memo && i < memo->len; i++) {
+        const UMemo *m = memo->items[i];
+        if (m->effects == c->effects && m->ctl == inner.ctl &&
+            !memcmp(m->pdiv, inner.pdiv, sizeof m->pdiv) && !memcmp(m->D, w->D, (size_t)c->nloc))
+            return m->result;
+    }
+    UMemo key = {.marks = c->marks, .effects = c->effects, .ctl = inner.ctl};
+    memcpy(key.pdiv, inner.pdiv, sizeof key.pdiv);
+    unsigned marks = c->marks;
+    bool effects = c->effects;
     if (!enter(c, s))
         return true;
+    uint8_t *before = malloc((size_t)c->nloc + 1);
+    if (!before) {
+        c->gave_up = true;
+        leave(c);
+        return true;
+    }
+    memcpy(before, w->D, (size_t)c->nloc);
     u_block(c, &inner, s->decl->u.subr.body);
     leave(c);
-    return inner.ret || inner.ctl;
+    bool result = inner.ret || inner.ctl;
+    if (!c->gave_up && marks == c->marks && effects == c->effects &&
+        !memcmp(before, w->D, (size_t)c->nloc)) {
+        UMemo *m = arena_alloc(c->p->arena, sizeof *m);
+        *m = key;
+        m->result = result;
+        m->D = arena_alloc(c->p->arena, (size_t)c->nloc + 1);
+        memcpy(m->D, before, (size_t)c->nloc);
+        if (!memo) {
+            memo = arena_alloc(c->p->arena, sizeof *memo);
+            *memo = (PtrVec){0};
+            ptrmap_put(c->p->arena, &c->memo, s, NULL, 0, memo);
+        }
+        vec_push(c->p->arena, memo, m);
+    }
+    free(before);
+    return result;
 }
 
 /* X.p (args) in object code: a group, a node, an interface, ME. */
@@ -1030,6 +1079,7 @@ void lower_uniform(LowerPlan *p)
     for (int round = 0; round < 100; round++) {
         c.changed = false;
         ptrmap_free(p->arena, &c.calls); /* the last round's verdicts count */
+        ptrmap_free(p->arena, &c.memo);
         memset(c.ever, 0, (size_t)c.nloc);
         CaState *st = st_new(&c);
         c.stack.len = 0;
@@ -1071,6 +1121,7 @@ void lower_uniform(LowerPlan *p)
     ptrmap_free(p->arena, &c.loc_ids); /* the analysis's own maps */
     ptrmap_free(p->arena, &c.div);
     ptrmap_free(p->arena, &c.fx);
+    ptrmap_free(p->arena, &c.memo);
     if (c.gave_up)
         ptrmap_free(p->arena, &c.calls);
     free(c.ever);
