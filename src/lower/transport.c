@@ -215,6 +215,10 @@ typedef struct TCtx {
                                (void *)2 not / (void *)3 being checked */
     PtrMap walked;          /* (connection-free node subroutine, NULL, group) -> PtrVec *
                                of the KnownArgs it was walked with */
+    PtrMap read_only;       /* (connection subroutine, NULL, 0) -> (void *)1 writes
+                               nothing / (void *)2 may write / (void *)3 being checked */
+    PtrMap read_walks;      /* (read-only connection subroutine, NULL, bundle) -> ReadWalks * */
+    PtrVec all_read_walks;  /* ReadWalks*, to free */
 } TCtx;
 
 /* The walk follows every call into its callee, so a chain of subroutines
@@ -873,10 +877,112 @@ static void t_conn_block(TCtx *c, void *vcx, Block *b, State *S)
         t_conn_stmt(c, cx, VEC_AT(b->stmts, i, Stmt), S);
 }
 
+/* Whether connection subroutine proc -- with the connection subroutines
+ * it calls on ME -- writes nothing: no assignment to an element of ME, no
+ * procedure call (a VAR argument, a record procedure, a procedure on ME),
+ * no REPLICATE, no recursion.  Its walk then leaves the state as it is,
+ * and reads each element it reads with the state of the call: a walk with
+ * an equal state in the same entry records nothing new. */
+typedef struct ReadScan {
+    AstWalk w;
+    TCtx *c;
+    bool ro;
+} ReadScan;
+
+static bool read_only(TCtx *c, const Symbol *proc);
+
+static void ro_expr(AstWalk *w, Expr *e)
+{
+    ReadScan *sc = (ReadScan *)w;
+    if (e->kind == EXPR_OBJCALL &&
+        (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
+         e->sym->owner->kind != TY_CONNECTION || !read_only(sc->c, e->sym)))
+        sc->ro = false;
+}
+
+static void ro_stmt(AstWalk *w, Stmt *s)
+{
+    ReadScan *sc = (ReadScan *)w;
+    if (s->kind == STMT_CALL || s->kind == STMT_OBJCALL || s->kind == STMT_MULTICALL ||
+        s->kind == STMT_REPLICATE ||
+        (s->kind == STMT_ASSIGN && me_elem_root(s->u.assign.target)))
+        sc->ro = false;
+}
+
+static bool read_only(TCtx *c, const Symbol *proc)
+{
+    void *v = ptrmap_get(&c->read_only, proc, NULL, 0);
+    if (v)
+        return v == (void *)1;
+    if (!proc->decl || proc->sub->external)
+        return false;
+    ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, (void *)3);
+    ReadScan sc = {.w = {.expr = ro_expr, .stmt = ro_stmt}, .c = c, .ro = true};
+    ast_walk_block(&sc.w, proc->decl->u.subr.body);
+    ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, sc.ro ? (void *)1 : (void *)2);
+    return sc.ro;
+}
+
+/* The states a read-only subroutine was walked with for one bundle, in
+ * the entry c->stamp. */
+typedef struct ReadWalks {
+    unsigned stamp;
+    int n, cap;
+    State **states;
+} ReadWalks;
+
+/* Whether read-only proc was walked for bundle b in this entry with a
+ * state equal to S already; records S otherwise. */
+static bool read_before(TCtx *c, const Symbol *proc, int b, const State *S)
+{
+    ReadWalks *rw = ptrmap_get(&c->read_walks, proc, NULL, b);
+    if (!rw) {
+        rw = xcalloc(1, sizeof *rw);
+        ptrmap_put(c->p->arena, &c->read_walks, proc, NULL, b, rw);
+        vec_push(c->p->arena, &c->all_read_walks, rw);
+    }
+    if (rw->stamp != c->stamp) {
+        for (int i = 0; i < rw->n; i++)
+            st_free(rw->states[i]);
+        rw->n = 0;
+        rw->stamp = c->stamp;
+    }
+    for (int i = 0; i < rw->n; i++)
+        if (st_equal(rw->states[i], S))
+            return true;
+    if (rw->n == rw->cap) {
+        rw->cap = rw->cap ? 2 * rw->cap : 4;
+        rw->states = xrealloc(rw->states, (size_t)rw->cap * sizeof *rw->states);
+    }
+    rw->states[rw->n++] = st_copy(S);
+    return false;
+}
+
+static void free_read_walks(TCtx *c)
+{
+    for (int i = 0; i < c->all_read_walks.len; i++) {
+        ReadWalks *rw = c->all_read_walks.items[i];
+        for (int j = 0; j < rw->n; j++)
+            st_free(rw->states[j]);
+        free(rw->states);
+        free(rw);
+    }
+    c->all_read_walks.len = 0;
+    ptrmap_free(c->p->arena, &c->read_walks);
+    ptrmap_free(c->p->arena, &c->read_only);
+}
+
 /* Walks connection subroutine `proc` for one bundle. */
 static void t_conn_subr(TCtx *c, ConnCx *outer, const Symbol *proc, State *S, bool nested)
 {
-    if (!proc->decl || proc->sub->external || !enter(c, proc))
+    if (!proc->decl || proc->sub->external)
+        return;
+    /* a read-only subroutine walked with an equal state in this entry
+       would record the same reads again: a chain of connection functions,
+       each calling the next twice, is walked once per link, not 2^n times */
+    if (!c->gave_up && read_only(c, proc) && read_before(c, proc, outer->bundle, S))
+        return;
+    if (!enter(c, proc))
         return;
     ptrmap_put(c->p->arena, &c->p->reached, proc, c->tn->net, outer->bundle, (void *)1);
     ConnCx cx = *outer;
@@ -1699,6 +1805,7 @@ void lower_transport(LowerPlan *p)
         decide(p, &tn, c.gave_up);
         ptrmap_free(a, &c.conn_free);
         ptrmap_free(a, &c.walked);
+        free_read_walks(&c);
         free(c.entry_written);
         free_tnet(&tn);
     }
