@@ -302,6 +302,27 @@ awk 'BEGIN { n = 4900
     for (i = 1; i < n; i++) printf "+b"
     printf ";\n  pInt (a);\nEND PROCEDURE;\n" }' >"$out/sum.nn"
 check long-sum-c-memory sh -c "ulimit -v 400000 && timeout 30 '$CUPITC' -S '$out/sum.nn' -o '$out/sum.c' && [ \$(wc -c <'$out/sum.c') -gt 100000 ]"
+# a call on an interface builds code for the bundles at that interface only
+# (it built expressions for every bundle of the network: 17 groups of nodes
+# with 24 interfaces, 384 bundles, took 80 MB; now about 20 MB)
+awk 'BEGIN { g = 17; n = 24
+    printf "PROCEDURE pInt (Int CONST x) IS EXTERNAL;\nInt REDUCTION isum IS RETURN ME + YOU; END;\n"
+    printf "TYPE C IS CONNECTION Int x := 0;\n  PROCEDURE send (Int CONST v) IS ME.x := v; END;\nEND TYPE;\nTYPE N IS NODE\n"
+    for (i = 0; i < n; i++) printf "  IN C i%d; OUT C o%d;\n", i, i
+    printf "  Int v := 1;\n  PROCEDURE go () IS\n"
+    for (i = 0; i < n; i++) printf "    ME.o%d[].send (ME.v + %d);\n", i, i
+    printf "  END;\n  PROCEDURE fire () IS\n"
+    for (i = 0; i < n; i++) printf "    REDUCTION ME.i%d[].x:isum INTO ME.v;\n", i
+    printf "  END;\nEND TYPE;\nTYPE G IS GROUP OF N END TYPE;\nTYPE Net IS NETWORK\n  G g0"
+    for (k = 1; k < g; k++) printf ", g%d", k
+    printf ";\n  Int r := 0;\n  PROCEDURE build () IS\n"
+    for (k = 0; k < g; k++) printf "    EXTEND ME.g%d BY 2;\n", k
+    for (k = 0; k + 1 < g; k++) for (i = 0; i < n; i++) printf "    CONNECT ME.g%d[].o%d TO ME.g%d[].i%d;\n", k, i, k + 1, i
+    printf "  END;\n  PROCEDURE step () IS\n"
+    for (k = 0; k + 1 < g; k++) printf "    ME.g%d[].go (); ME.g%d[].fire ();\n", k, k + 1
+    printf "    REDUCTION ME.g%d[].v:isum INTO ME.r;\n  END;\nEND TYPE;\nNet VAR net;\n", g - 1
+    printf "PROCEDURE program () IS net.build (); net.step (); pInt (net.r); END;\n" }' >"$out/ifaces.nn"
+check interface-call-memory sh -c "ulimit -v 60000 && timeout 30 '$CUPITC' -S '$out/ifaces.nn' -o '$out/ifaces.c' && grep -q cpNL_Net_g16_fire '$out/ifaces.c'"
 
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"

@@ -246,6 +246,8 @@ void lw_locals(Lw *lw, Block *b);
 void lw_declare_locals(Lw *lw, Block *b);
 /* Declares lo/hi clipped to [0, count-1] and the interval. */
 void lw_range(Lw *lw, Expr *range, IrExpr *count, IrVar **lo, IrVar **hi, Loc loc);
+/* Whether bundle b touches the interface ifc of group g. */
+bool lw_bundle_at(Lw *lw, int b, int group, const Symbol *ifc);
 /* A FOR over the connections of bundle b at node `node` of the interface
  * ifc of group g; NULL when the bundle does not touch it. */
 IrStmt *lw_conn_loop(Lw *lw, int b, int group, const Symbol *ifc, IrExpr *net, IrExpr *node,

@@ -129,6 +129,13 @@ static void commit_if_needed(Lw *lw, const Symbol *callee, IrExpr *net, Loc loc)
 
 /* The loop over the connections of bundle b at node `node` of interface
  * ifc of group g; NULL if the bundle does not touch the interface. */
+bool lw_bundle_at(Lw *lw, int b, int group, const Symbol *ifc)
+{
+    const LowerBundle *bu = &lw->fn->net->bundles[b];
+    return (bu->dst_group == group && bu->dst_iface == ifc) ||
+           (bu->src_group == group && bu->src_iface == ifc);
+}
+
 IrStmt *lw_conn_loop(Lw *lw, int b, int group, const Symbol *ifc, IrExpr *net, IrExpr *node,
                      IrVar **k, Loc loc)
 {
@@ -218,11 +225,11 @@ static void iface_call(Lw *lw, const Symbol *ifc, const Symbol *proc, PtrVec *ar
     lw_args_to_temps(lw, proc, args, &a, loc);
     IrLayout *pl = lw_plain(lw, proc->owner);
     for (int b = 0; b < lw->fn->net->nbundles; b++) {
+        if (!lw_bundle_at(lw, b, lw->fn->group, ifc))
+            continue; /* no expressions for the bundles elsewhere: a call is not O(bundles) */
         IrVar *k;
         IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, ir_ref(m, lw->fn->net_v),
                                     ir_ref(m, lw->fn->idx_v), &k, loc);
-        if (!loop)
-            continue;
         IrExpr *C = ir_conns(m, ir_ref(m, lw->fn->net_v), ir_ref(m, lw->fn->rep_v), b, pl);
         IrExpr *call = ir_call(m, lw_conn_fn(lw, proc),
                                IR_ARGS(ir_ref(m, lw->fn->net_v), ir_i32(m, b), ir_ref(m, k),
@@ -810,9 +817,9 @@ static void combine(Lw *lw, Stmt *s, bool wta, LwBare *bare)
         for (int b = 0; b < lw->fn->net->nbundles; b++) {
             IrVar *k;
             lw_push(lw, rs->then);
-            IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, netx, ir_ref(m, lw->fn->idx_v), &k, s->loc);
-            if (!loop)
+            if (!lw_bundle_at(lw, b, lw->fn->group, ifc))
                 continue;
+            IrStmt *loop = lw_conn_loop(lw, b, lw->fn->group, ifc, netx, ir_ref(m, lw->fn->idx_v), &k, s->loc);
             nloops++;
             lw_push(lw, loop->then);
             const Type *ct = lw->fn->net->bundles[b].conn;
