@@ -79,6 +79,9 @@ check node-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes '$nff' >'$o
 # connection functions that call the one below them twice, 20 deep: walked once
 # per state, in time; the walk does not give up, so the other bundle's sum is fused
 check conn-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes tests/run/conn-function-fanout.nn 2>&1 | grep -q '^fuse: cpNL_Net_outs_fire: .* 1 reduction candidates recomputed'"
+# network functions that call the one below them twice, 20 deep, around a sum over
+# a group: their walk does nothing and is left out; the connection sum is fused
+check net-function-fanout sh -c "timeout 60 '$CUPITC' --dump-passes tests/run/net-function-fanout.nn 2>&1 | grep -q '^fuse: cpNL_Net_outs_fire: .* 1 reduction candidates recomputed'"
 # a sum after locals and assignments is still a kernel; after a read of its element or an IF not
 dp=tests/run/dense-prefix.nn
 check dense-prefix sh -c "'$CUPITC' --dump-passes '$dp' >'$out/dp.passes' 2>&1 && grep -q '^dense: .* cpNL_Net_b_fireLate over' '$out/dp.passes' && grep -q '^dense: .* cpNL_Net_b_gatherLate over' '$out/dp.passes' && ! grep -q '^dense: .* cpNL_Net_[a-z]*_\\(keep\\|guarded\\) over' '$out/dp.passes'"

@@ -215,6 +215,8 @@ typedef struct TCtx {
                                (void *)2 not / (void *)3 being checked */
     PtrMap walked;          /* (connection-free node subroutine, NULL, group) -> PtrVec *
                                of the KnownArgs it was walked with */
+    PtrMap inert;           /* (network subroutine, NULL, 0) -> (void *)1 its walk does
+                               nothing / (void *)2 / (void *)3 being checked */
     PtrMap read_only;       /* (connection subroutine, NULL, 0) -> (void *)1 writes
                                nothing / (void *)2 may write / (void *)3 being checked */
     PtrMap read_walks;      /* (read-only connection subroutine, NULL, bundle) -> ReadWalks * */
@@ -1430,10 +1432,69 @@ static void t_net_block(TCtx *c, void *vcx, Block *b, State *S)
         t_net_stmt(c, vcx, VEC_AT(b->stmts, i, Stmt), S);
 }
 
+/* Whether the walk of network subroutine s -- with the network
+ * subroutines it calls on ME -- does nothing: no call on a group or a
+ * node, no WTA that calls a procedure, no CONNECT, no recursion.  It
+ * neither changes the state nor records anything then, and is left out:
+ * network functions that each call the next twice (with a REDUCTION over
+ * a group, which lower_net_local does not allow) are not walked 2^n
+ * times. */
+typedef struct InertScan {
+    AstWalk w;
+    TCtx *c;
+    bool inert;
+} InertScan;
+
+static bool net_inert(TCtx *c, const Symbol *s);
+
+static bool inert_call(InertScan *sc, const Expr *call)
+{
+    return call->u.objcall.obj->kind == EXPR_ME && call->sym && call->sym->owner &&
+           call->sym->owner->kind == TY_NETWORK && net_inert(sc->c, call->sym);
+}
+
+static void inert_expr(AstWalk *w, Expr *e)
+{
+    InertScan *sc = (InertScan *)w;
+    if (e->kind == EXPR_OBJCALL && e->u.objcall.obj->kind == EXPR_ME && !inert_call(sc, e))
+        sc->inert = false;
+}
+
+static void inert_stmt(AstWalk *w, Stmt *s)
+{
+    InertScan *sc = (InertScan *)w;
+    switch (s->kind) {
+    case STMT_OBJCALL:
+        if (!inert_call(sc, s->u.call.call))
+            sc->inert = false;
+        break;
+    case STMT_MULTICALL: case STMT_WTA: case STMT_CONNECT:
+        sc->inert = false;
+        break;
+    default:
+        break;
+    }
+}
+
+static bool net_inert(TCtx *c, const Symbol *s)
+{
+    void *v = ptrmap_get(&c->inert, s, NULL, 0);
+    if (v)
+        return v == (void *)1;
+    if (!s->decl || s->sub->external)
+        return false;
+    ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, (void *)3);
+    InertScan sc = {.w = {.expr = inert_expr, .stmt = inert_stmt}, .c = c, .inert = true};
+    ast_walk_block(&sc.w, s->decl->u.subr.body);
+    ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, sc.inert ? (void *)1 : (void *)2);
+    return sc.inert;
+}
+
 static void t_net_subr(TCtx *c, const Symbol *s, State *S)
 {
     /* nothing in it to follow (and its recursion is no reason to give up) */
-    if (!s->decl || s->sub->external || lower_net_local(c->p, s) || !enter(c, s))
+    if (!s->decl || s->sub->external || lower_net_local(c->p, s) || net_inert(c, s) ||
+        !enter(c, s))
         return;
     NetCx cx = {{0}};
     t_net_block(c, &cx, s->decl->u.subr.body, S);
@@ -1805,6 +1866,7 @@ void lower_transport(LowerPlan *p)
         decide(p, &tn, c.gave_up);
         ptrmap_free(a, &c.conn_free);
         ptrmap_free(a, &c.walked);
+        ptrmap_free(a, &c.inert);
         free_read_walks(&c);
         free(c.entry_written);
         free_tnet(&tn);
