@@ -326,6 +326,15 @@ awk 'BEGIN { g = 17; n = 24
     printf "    REDUCTION ME.g%d[].v:isum INTO ME.r;\n  END;\nEND TYPE;\nNet VAR net;\n", g - 1
     printf "PROCEDURE program () IS net.build (); net.step (); pInt (net.r); END;\n" }' >"$out/ifaces.nn"
 check interface-call-memory sh -c "ulimit -v 60000 && timeout 30 '$CUPITC' -S '$out/ifaces.nn' -o '$out/ifaces.c' && grep -q cpNL_Net_g16_fire '$out/ifaces.c'"
+# finding the recursive subroutines is linear in the size of the call graph (a
+# walk from every subroutine took quadratic time: 16000 functions, 2.4 s; these
+# 60000 took minutes); only f0, which calls itself, checks the stack
+awk 'BEGIN { n = 60000
+    printf "PROCEDURE pInt (Int CONST x) IS EXTERNAL;\n"
+    printf "Int FUNCTION f0 (Int CONST a) IS IF a > 9 THEN RETURN f0 (a - 1); END; RETURN a; END;\n"
+    for (i = 1; i < n; i++) printf "Int FUNCTION f%d (Int CONST a) IS RETURN f%d (a + 1); END;\n", i, i - 1
+    printf "PROCEDURE program () IS pInt (f%d (0)); END;\n", n - 1 }' >"$out/chain.nn"
+check call-chain-recursion sh -c "timeout 10 '$CUPITC' -S '$out/chain.nn' -o '$out/chain.c' && [ \$(grep -c 'rt_stack_check(CP_POS(2));' '$out/chain.c') -eq 1 ] && [ \$(grep -c 'rt_stack_check' '$out/chain.c') -eq 1 ]"
 
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"
