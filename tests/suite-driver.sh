@@ -335,6 +335,17 @@ awk 'BEGIN { n = 60000
     for (i = 1; i < n; i++) printf "Int FUNCTION f%d (Int CONST a) IS RETURN f%d (a + 1); END;\n", i, i - 1
     printf "PROCEDURE program () IS pInt (f%d (0)); END;\n", n - 1 }' >"$out/chain.nn"
 check call-chain-recursion sh -c "timeout 10 '$CUPITC' -S '$out/chain.nn' -o '$out/chain.c' && [ \$(grep -c 'rt_stack_check(CP_POS(2));' '$out/chain.c') -eq 1 ] && [ \$(grep -c 'rt_stack_check' '$out/chain.c') -eq 1 ]"
+# the transport and uniform walks follow a call chain of 5000 node functions
+# to a bounded depth and give up below it (cupitc crashed: its C stack ran out)
+awk 'BEGIN { n = 5000
+    printf "PROCEDURE pInt (Int CONST x) IS EXTERNAL;\nInt REDUCTION isum IS RETURN ME + YOU; END;\n"
+    printf "TYPE N IS NODE\n  Int v := 1;\n  Int FUNCTION f0 (Int CONST a) IS RETURN a + ME.v; END;\n"
+    for (i = 1; i < n; i++) printf "  Int FUNCTION f%d (Int CONST a) IS RETURN ME.f%d (a + 1); END;\n", i, i - 1
+    printf "  PROCEDURE go () IS ME.v := ME.f%d (INDEX); END;\nEND TYPE;\n", n - 1
+    printf "TYPE G IS GROUP OF N END TYPE;\nTYPE Net IS NETWORK\n  G g;\n  Int r := 0;\n"
+    printf "  PROCEDURE step () IS EXTEND ME.g BY 3; ME.g[].go (); REDUCTION ME.g[].v:isum INTO ME.r; END;\nEND TYPE;\n"
+    printf "Net VAR net;\nPROCEDURE program () IS net.step (); pInt (net.r); END;\n" }' >"$out/deepcalls.nn"
+check deep-call-chain sh -c "timeout 60 '$CUPITC' -S '$out/deepcalls.nn' -o '$out/deepcalls.c' && grep -q 'cpNL_Net_g_f4999' '$out/deepcalls.c'"
 
 # make install: the installed compiler works from any directory
 check install sh -c "make -s install PREFIX='$ROOT/$out/prefix' >/dev/null && cd / && '$ROOT/$out/prefix/bin/cupitc' '$ROOT/$prog' -o '$ROOT/$out/inst' && '$ROOT/$out/inst' | grep -q '^120 5'"

@@ -225,8 +225,11 @@ typedef struct TCtx {
 
 /* The walk follows every call into its callee, so a chain of subroutines
  * each calling the next twice takes exponential time: past this many
- * subroutine walks for one network it gives up (as for recursion). */
-enum { T_MAX_ENTERED = 200000 };
+ * subroutine walks for one network it gives up (as for recursion).  It
+ * recurses in C once per call nesting: past T_MAX_DEPTH nested calls it
+ * gives up too, before the C stack runs out (a chain of 4000 node
+ * functions, each calling the next, crashed cupitc). */
+enum { T_MAX_ENTERED = 200000, T_MAX_DEPTH = 500 };
 
 static int idx(const TNet *tn, int b, int e)
 {
@@ -550,7 +553,7 @@ static void for_children(TCtx *c, void *cx, Expr *e, State *S, ExprFn fn)
 
 static bool enter(TCtx *c, const Symbol *s)
 {
-    if (c->gave_up || ++c->entered > T_MAX_ENTERED) {
+    if (c->gave_up || ++c->entered > T_MAX_ENTERED || c->stack.len >= T_MAX_DEPTH) {
         c->gave_up = true;
         return false;
     }

@@ -104,12 +104,14 @@ static void mark_sym(UCtx *c, const Symbol *s)
 
 /* The walk follows every call into its callee, so a chain of subroutines
  * each calling the next twice takes exponential time: past this many
- * subroutine walks it gives up (as for recursion). */
-enum { U_MAX_ENTERED = 200000 };
+ * subroutine walks it gives up (as for recursion).  It recurses in C once
+ * per call nesting: past U_MAX_DEPTH nested calls it gives up too, before
+ * the C stack runs out. */
+enum { U_MAX_ENTERED = 200000, U_MAX_DEPTH = 500 };
 
 static bool enter(UCtx *c, const Symbol *s)
 {
-    if (c->gave_up || ++c->entered > U_MAX_ENTERED) {
+    if (c->gave_up || ++c->entered > U_MAX_ENTERED || c->stack.len >= U_MAX_DEPTH) {
         c->gave_up = true;
         return false;
     }
