@@ -35,7 +35,8 @@ struct LowerPlan {
     PtrMap reached;       /* (subroutine, net, group or bundle) -> (void *)1 */
     PtrMap known_args;    /* (node procedure, net, group) -> KnownArgs* */
     PtrMap net_local;     /* (network subroutine, NULL, 0) -> (void *)1 touches
-                             nothing the transport walk follows / (void *)2 */
+                             nothing the transport walk follows / (void *)2;
+                             3 and 4 while checking (net_local.c) */
     PtrMap gave_up;       /* (net, NULL, 0) -> (void *)1: no plan, all in memory */
     PtrMap shared;        /* (conn type, elem, 0) -> (void *)1: one value per block */
     PtrMap uses_io;       /* (subroutine, NULL, 0) -> (void *)1 no / (void *)2 yes */

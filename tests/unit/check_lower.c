@@ -416,6 +416,26 @@ START_TEST(test_lower_local_recursion)
              "net[].f ();", true);
     ck_assert_msg(!dumped("lazy read"), "%s", dump);
     ck_assert(kept("s"));
+    /* the local recursive helper is first met inside the check of quiet,
+       which is not local (loud emits): the answers kept from that check
+       (loud and quiet not local) must leave depth to be found local */
+    plan_for("",
+             "Int FUNCTION depth (Int CONST d) IS\n"
+             "  IF d <= 0 THEN RETURN 1; END;\n"
+             "  RETURN ME.depth (d - 1) * 2;\n"
+             "END;\n"
+             "Int FUNCTION loud (Int CONST d) IS\n"
+             "  Int VAR k := ME.depth (d);\n"
+             "  ME.a[].emit (); RETURN k;\n"
+             "END;\n"
+             "Int FUNCTION quiet (Int CONST d) IS RETURN ME.depth (d) + ME.loud (d); END;\n"
+             "PROCEDURE f () IS\n"
+             "  Int VAR k := ME.quiet (3);\n"
+             "  ME.a[].emit (); ME.b[].gather ();\n"
+             "END;",
+             "net[].f ();", true);
+    ck_assert_msg(dumped("lazy read of s"), "%s", dump);
+    ck_assert(!kept("s"));
 }
 END_TEST
 
