@@ -215,6 +215,7 @@ typedef struct TCtx {
                                (void *)2 not / (void *)3 being checked */
     PtrMap walked;          /* (connection-free node subroutine, NULL, group) -> PtrVec *
                                of the KnownArgs it was walked with */
+    int scan_depth;         /* nesting of conn_free, read_only, net_inert (T_MAX_DEPTH) */
     PtrMap inert;           /* (network subroutine, NULL, 0) -> (void *)1 its walk does
                                nothing / (void *)2 / (void *)3 being checked */
     PtrMap read_only;       /* (connection subroutine, NULL, 0) -> (void *)1 writes
@@ -921,9 +922,13 @@ static bool read_only(TCtx *c, const Symbol *proc)
         return v == (void *)1;
     if (!proc->decl || proc->sub->external)
         return false;
+    if (c->scan_depth >= T_MAX_DEPTH)
+        return false;
     ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, (void *)3);
     ReadScan sc = {.w = {.expr = ro_expr, .stmt = ro_stmt}, .c = c, .ro = true};
+    c->scan_depth++;
     ast_walk_block(&sc.w, proc->decl->u.subr.body);
+    c->scan_depth--;
     ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, sc.ro ? (void *)1 : (void *)2);
     return sc.ro;
 }
@@ -1210,9 +1215,13 @@ static bool conn_free(TCtx *c, const Symbol *proc)
         return v == (void *)1;
     if (!proc->decl || proc->sub->external)
         return false;
+    if (c->scan_depth >= T_MAX_DEPTH)
+        return false; /* a call chain that deep: walked as written (and given up) */
     ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, (void *)3);
     FreeScan sc = {.w = {.expr = free_expr, .stmt = free_stmt}, .c = c, .free = true};
+    c->scan_depth++;
     ast_walk_block(&sc.w, proc->decl->u.subr.body);
+    c->scan_depth--;
     ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, sc.free ? (void *)1 : (void *)2);
     return sc.free;
 }
@@ -1486,9 +1495,13 @@ static bool net_inert(TCtx *c, const Symbol *s)
         return v == (void *)1;
     if (!s->decl || s->sub->external)
         return false;
+    if (c->scan_depth >= T_MAX_DEPTH)
+        return false;
     ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, (void *)3);
     InertScan sc = {.w = {.expr = inert_expr, .stmt = inert_stmt}, .c = c, .inert = true};
+    c->scan_depth++;
     ast_walk_block(&sc.w, s->decl->u.subr.body);
+    c->scan_depth--;
     ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, sc.inert ? (void *)1 : (void *)2);
     return sc.inert;
 }
