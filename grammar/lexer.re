@@ -86,10 +86,20 @@ static int real_token(Lexer *lx, LexToken *val, Loc loc)
        and over */
     val->text = intern(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
     errno = 0;
-    val->u.real_value = strtod(val->text, NULL);
-    if (errno == ERANGE && isinf(val->u.real_value))
+    double d = strtod(val->text, NULL);
+    if (errno == ERANGE && isinf(d))
         lex_error(lx, loc, "real denoter '%s' is out of range",
                   excerpt(lx, lx->tok, lx->cur));
+    /* A Real is a float, and the double nearest to the denoter can lie
+       exactly halfway between two floats when the denoter does not
+       (1.000000059604644775390625001): rounded once more it would go to
+       the even float, not to the nearest.  Then take the neighbouring
+       double on the side of the nearest float, so that every later
+       rounding to float (folding, the C compiler's cast) gives it. */
+    float f = strtof(val->text, NULL);
+    if (!isnan(d) && (float)d != f)
+        d = nextafter(d, (double)f);
+    val->u.real_value = d;
     return TK_REALDEN;
 }
 

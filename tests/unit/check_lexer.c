@@ -213,6 +213,38 @@ START_TEST(test_lexer_real_denoters)
 }
 END_TEST
 
+/* A denoter that lies just off the middle between two floats has a nearest
+ * double exactly in the middle; its Real is still the nearest float, not
+ * the even one that rounding that double again would give. */
+START_TEST(test_lexer_real_denoter_rounds_once)
+{
+    static const struct {
+        const char *text;
+        float want;
+    } cases[] = {
+        {"1.000000059604644775390625001", 1.00000011920928955078125f}, /* above a tie */
+        {"1.000000059604644775390624999", 1.0f},                       /* below it */
+        {"1.000000059604644775390625", 1.0f},                          /* the tie: even */
+        {"1.000000178813934326171874999", 1.00000011920928955078125f}, /* below, even above */
+        {"1.000000178813934326171875", 1.0000002384185791015625f},     /* the tie: even */
+        {"0.1", 0.1f},
+    };
+    if (!arena)
+        arena = arena_new();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        SourceFile *src = source_from_string("t.nn", cases[i].text, strlen(cases[i].text));
+        Lexer lx;
+        lex_init(&lx, src, arena);
+        LexToken v;
+        Loc loc;
+        ck_assert_int_eq(lex_next(&lx, &v, &loc), TK_REALDEN);
+        ck_assert_msg((float)v.u.real_value == cases[i].want, "%s: got %.9g, want %.9g",
+                      cases[i].text, (double)(float)v.u.real_value, (double)cases[i].want);
+        source_free(src);
+    }
+}
+END_TEST
+
 START_TEST(test_lexer_interval_dots)
 {
     ck_scan("1...3", "int:1 '...' int:3");
@@ -473,6 +505,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_integer_too_large);
     tcase_add_test(tc, test_lexer_malformed_integer);
     tcase_add_test(tc, test_lexer_real_denoters);
+    tcase_add_test(tc, test_lexer_real_denoter_rounds_once);
     tcase_add_test(tc, test_lexer_interval_dots);
     tcase_add_test(tc, test_lexer_malformed_reals);
     tcase_add_test(tc, test_lexer_string_escapes);
