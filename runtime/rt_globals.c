@@ -41,7 +41,7 @@ static bool store(const rt_global_var *v, const char *text)
         return true;
     }
     if (v->kind == RT_GLOBAL_REAL) {
-        double d = strtod(text, &end);
+        double d = rt_strtoreal(text, &end);
         if (end == text || !rt_number_end(end) || errno || !isfinite((double)(cp_real)d))
             return false;
         *(cp_real *)v->addr = (cp_real)d;

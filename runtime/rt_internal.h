@@ -64,6 +64,10 @@ const char *rt_data_file(const char *name);
 /* Whether only blanks follow a number strtol or strtod read up to end: a
  * value "5 " is 5, as " 5" is (both skip blanks in front). */
 bool rt_number_end(const char *end);
+/* strtod for text that becomes a Real: the double returned rounds (cast to
+ * cp_real) to the Real nearest to the text, also where the nearest double
+ * lies exactly halfway between two floats and the text does not. */
+double rt_strtoreal(const char *s, char **end);
 /* "Int", "Real", ... for --set's messages and --help. */
 const char *rt_global_kind_name(rt_global_kind k);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */

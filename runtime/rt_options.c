@@ -112,6 +112,24 @@ bool rt_number_end(const char *end)
     return *end == 0;
 }
 
+double rt_strtoreal(const char *s, char **end)
+{
+    double d = strtod(s, end);
+#ifndef CUPIT_REAL_DOUBLE
+    /* rounding the nearest double to float again would go to the even
+       float from a double in the middle: take its neighbour on the side
+       of the float strtof finds (errno stays strtod's) */
+    if (*end != s && !isnan(d)) {
+        int saved = errno;
+        float f = strtof(s, NULL);
+        errno = saved;
+        if ((float)d != f)
+            d = nextafter(d, (double)f);
+    }
+#endif
+    return d;
+}
+
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;
@@ -221,7 +239,7 @@ static int apply(const char *opt, const char *val, const char *origin)
         rt_opt.bias = true;
         if (val) {
             char *end;
-            rt_opt.bias_value = strtod(val, &end);
+            rt_opt.bias_value = rt_strtoreal(val, &end);
             if (end == val || !rt_number_end(end) || !isfinite(rt_opt.bias_value) ||
                 !isfinite((double)(cp_real)rt_opt.bias_value))
                 return bad("%s: bias must be a finite number, not '%s'", origin, val);

@@ -80,7 +80,7 @@ static void read_numbers(reader *r, double *v, int32_t want, const char *what)
             break;
         char *end;
         errno = 0;
-        double x = strtod(r->p, &end);
+        double x = rt_strtoreal(r->p, &end);
         if (end == r->p || (*end && !strchr(" \t\r\n", *end))) {
             int len = 0;
             while (r->p[len] && !strchr(" \t\r\n", r->p[len]) && len < 20)

@@ -201,7 +201,7 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
     if (!v)
         return dflt;
     char *end;
-    double x = strtod(v, &end);
+    double x = rt_strtoreal(v, &end);
     if (end == v || !rt_number_end(end))
         rt_error(rt_lib_where(), "--param %s=%s: not a Real", name, v);
     if (!isfinite(x) || !isfinite((double)(cp_real)x))

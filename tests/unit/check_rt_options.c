@@ -4,6 +4,7 @@
  */
 #include "check_rt_support.h"
 
+#include <errno.h>
 #include <omp.h>
 
 /* Runs rt_init on a NULL-terminated argument list in this process. */
@@ -324,6 +325,41 @@ START_TEST(test_options_set_globals)
 }
 END_TEST
 
+/* A number that becomes a Real rounds once, to the float nearest to its
+ * text, also where the double nearest to it lies halfway between two
+ * floats and the text does not (--set, --bias, data files, realParam). */
+START_TEST(test_options_real_rounds_once)
+{
+    static const struct {
+        const char *text;
+        float want;
+    } cases[] = {
+        {"1.000000059604644775390625001", 1.00000011920928955078125f},
+        {"1.000000059604644775390624999", 1.0f},
+        {"1.000000059604644775390625", 1.0f},
+        {"1.000000178813934326171874999 ", 1.00000011920928955078125f},
+        {"-1.000000059604644775390625001", -1.00000011920928955078125f},
+        {"0.1", 0.1f},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *end;
+        errno = 0;
+        double d = rt_strtoreal(cases[k].text, &end);
+        ck_assert_int_eq(errno, 0);
+        ck_assert(rt_number_end(end));
+        ck_assert_msg((cp_real)d == cases[k].want, "%s: got %.9g", cases[k].text,
+                      (double)(cp_real)d);
+    }
+    cp_real r = 0.0f;
+    const rt_global_var vars[] = {{"rate", RT_GLOBAL_REAL, &r}};
+    INIT("--set", "rate=1.000000059604644775390625001",
+         "--bias=1.000000059604644775390625001");
+    rt_set_globals(vars, 1);
+    ck_assert_float_eq(r, 1.00000011920928955078125f);
+    ck_assert_float_eq((cp_real)rt_opt.bias_value, 1.00000011920928955078125f);
+}
+END_TEST
+
 static void set_global(void *arg)
 {
     cp_int1 c = 0;
@@ -372,6 +408,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_seed_full_range);
     tcase_add_test(tc, test_options_unused_param_warning);
     tcase_add_test(tc, test_options_set_globals);
+    tcase_add_test(tc, test_options_real_rounds_once);
     tcase_add_test(tc, test_options_set_errors);
     suite_add_tcase(s, tc);
     return s;
