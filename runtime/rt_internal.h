@@ -68,6 +68,12 @@ bool rt_number_end(const char *end);
  * cp_real) to the Real nearest to the text, also where the nearest double
  * lies exactly halfway between two floats and the text does not. */
 double rt_strtoreal(const char *s, char **end);
+/* A Real for a message: the fewest digits (%g with 6 up to 9) that read
+ * back as v, so that a value just beside a bound (1.0000001) does not
+ * print as the bound; a NaN is "nan" whatever its sign, as pReal prints
+ * it.  Returns buf->s. */
+typedef struct { char s[32]; } rt_real_text;
+const char *rt_real_str(rt_real_text *buf, cp_real v);
 /* "Int", "Real", ... for --set's messages and --help. */
 const char *rt_global_kind_name(rt_global_kind k);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */

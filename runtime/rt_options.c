@@ -130,6 +130,22 @@ double rt_strtoreal(const char *s, char **end)
     return d;
 }
 
+const char *rt_real_str(rt_real_text *buf, cp_real v)
+{
+    if (isnan(v)) {
+        snprintf(buf->s, sizeof buf->s, "nan");
+        return buf->s;
+    }
+    for (int digits = 6; digits < 9; digits++) {
+        snprintf(buf->s, sizeof buf->s, "%.*g", digits, (double)v);
+        char *end;
+        if ((cp_real)rt_strtoreal(buf->s, &end) == v)
+            return buf->s;
+    }
+    snprintf(buf->s, sizeof buf->s, "%.9g", (double)v);
+    return buf->s;
+}
+
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;

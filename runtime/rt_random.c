@@ -106,15 +106,17 @@ cp_int rt_random_int(rt_srcpos where, cp_int lo, cp_int hi)
 
 cp_real rt_random_real(rt_srcpos where, cp_real lo, cp_real hi)
 {
-    if (!(lo <= hi)) /* a NaN bound as "nan" whatever its sign, as pReal prints it */
-        rt_error(where, "RANDOM of the empty interval %g...%g", isnan(lo) ? NAN : (double)lo,
-                 isnan(hi) ? NAN : (double)hi);
+    rt_real_text l, h;
+    if (!(lo <= hi)) /* digits that show the bounds in the wrong order */
+        rt_error(where, "RANDOM of the empty interval %s...%s", rt_real_str(&l, lo),
+                 rt_real_str(&h, hi));
     if (lo == hi)
         return lo;
     /* no uniform distribution on an infinite interval; lo + (hi - lo) * u
        would be a NaN (-inf + inf) or the largest Real, not a value of it */
     if (isinf(lo) || isinf(hi))
-        rt_error(where, "RANDOM of the unbounded interval %g...%g", (double)lo, (double)hi);
+        rt_error(where, "RANDOM of the unbounded interval %s...%s", rt_real_str(&l, lo),
+                 rt_real_str(&h, hi));
     double u = (double)(random_bits() >> 11) * 0x1.0p-53; /* [0, 1) */
     cp_real r = (cp_real)(lo + ((double)hi - lo) * u);
     if (r >= hi) { /* rounding to Real may reach hi */

@@ -221,28 +221,13 @@ RT_WEAK cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max)
     return x;
 }
 
-/* v with the fewest digits (6 to 9) that read back as v, so that a value
- * just outside a bound (1.0000001) does not print as the bound (%g: 1). */
-static const char *real_text(char *buf, size_t cap, cp_real v)
-{
-    for (int digits = 6; digits < 9; digits++) {
-        snprintf(buf, cap, "%.*g", digits, (double)v);
-        char *end;
-        if ((cp_real)rt_strtoreal(buf, &end) == v)
-            return buf;
-    }
-    snprintf(buf, cap, "%.9g", (double)v);
-    return buf;
-}
-
 RT_WEAK cp_real realParamIn(const char *name, cp_real dflt, cp_real min, cp_real max)
 {
     cp_real x = realParam(name, dflt);
     if (!(x >= min && x <= max)) {
-        char xs[32], lo[32], hi[32];
+        rt_real_text xs, lo, hi;
         rt_error(rt_lib_where(), "--param %s=%s: must be between %s and %s", name,
-                 real_text(xs, sizeof xs, x), real_text(lo, sizeof lo, min),
-                 real_text(hi, sizeof hi, max));
+                 rt_real_str(&xs, x), rt_real_str(&lo, min), rt_real_str(&hi, max));
     }
     return x;
 }

@@ -5,6 +5,7 @@
 #include "check_rt_support.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 
 /* Runs rt_init on a NULL-terminated argument list in this process. */
@@ -360,6 +361,21 @@ START_TEST(test_options_real_rounds_once)
 }
 END_TEST
 
+/* Reals in messages: the fewest digits that read back as the value */
+START_TEST(test_options_real_str)
+{
+    rt_real_text t;
+    ck_assert_str_eq(rt_real_str(&t, 1.0f), "1");
+    ck_assert_str_eq(rt_real_str(&t, 0.1f), "0.1");
+    ck_assert_str_eq(rt_real_str(&t, 1.00000012f), "1.0000001");
+    ck_assert_str_eq(rt_real_str(&t, 16777216.0f), "16777216");
+    ck_assert_str_eq(rt_real_str(&t, -0.0f), "-0");
+    ck_assert_str_eq(rt_real_str(&t, -INFINITY), "-inf");
+    ck_assert_str_eq(rt_real_str(&t, -NAN), "nan");
+    ck_assert_str_eq(rt_real_str(&t, 3.40282347e38f), "3.4028235e+38");
+}
+END_TEST
+
 static void set_global(void *arg)
 {
     cp_int1 c = 0;
@@ -409,6 +425,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_unused_param_warning);
     tcase_add_test(tc, test_options_set_globals);
     tcase_add_test(tc, test_options_real_rounds_once);
+    tcase_add_test(tc, test_options_real_str);
     tcase_add_test(tc, test_options_set_errors);
     suite_add_tcase(s, tc);
     return s;
