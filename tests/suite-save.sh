@@ -92,6 +92,40 @@ else
     echo "FAIL save-reunited: does not compile"; sed 's/^/    /' "$out/re.log" | head
 fi
 
+# nested arrays of records and of scalars (each run of directly nested
+# arrays is one element leaf): the values come back, in the same run and
+# in other builds
+nsrc=tests/save/nested.nn
+if "$CUPITC" -Wall -Werror "$nsrc" -o "$out/ne" >"$out/ne.log" 2>&1 &&
+   "$CUPITC" -Wall -Werror -O0 --portable "$nsrc" -o "$out/ne-O0" >>"$out/ne.log" 2>&1 &&
+   "$CUPITC" -Wall -Werror --no-lanes "$nsrc" -o "$out/ne-nolanes" >>"$out/ne.log" 2>&1; then
+    run ne --data net=ne.net
+    if [ "$st" -eq 0 ] && cmp -s "$out/last" tests/save/nested.out; then
+        echo "ok save-nested"
+    else
+        echo "FAIL save-nested: status $st"; diff tests/save/nested.out "$out/last" | head
+    fi
+    # the network record's K nk (Int1, 2x2x2) in row-major order after the
+    # header (24 bytes), the name (4 + 3) and M nm (6 Reals, 6 Int2s)
+    bytes=$(od -A n -t x1 -j 91 -N 8 "$out/ne.net" | tr -d ' \n')
+    if [ "$bytes" = 0000fd0000090000 ]; then
+        echo "ok save-nested-layout"
+    else
+        echo "FAIL save-nested-layout: nk saved as $bytes, want 0000fd0000090000"
+    fi
+    want=$(tail -n 3 tests/save/nested.out)
+    for exe in ne ne-O0 ne-nolanes; do
+        run "$exe" --param mode=1 --data net=ne.net
+        if [ "$st" -eq 0 ] && [ "$(cat "$out/last")" = "$want" ]; then
+            echo "ok save-nested-load-$exe"
+        else
+            echo "FAIL save-nested-load-$exe: status $st"; sed 's/^/    /' "$out/last" "$out/last.err" | head
+        fi
+    done
+else
+    echo "FAIL save-nested: does not compile"; sed 's/^/    /' "$out/ne.log" | head
+fi
+
 # the example trainer: train and save, then a second run loads and tests
 if "$CUPITC" examples/backprop.nn -o "$out/bp" >"$out/bp.log" 2>&1; then
     data="--data $ROOT/examples/data/circle.train --data Test=$ROOT/examples/data/circle.test"

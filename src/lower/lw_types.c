@@ -422,14 +422,22 @@ static void leaves(Leaves *lv, const Type *t, IrExpr *off, IrExpr *count, IrExpr
         }
         return;
     case TY_ARRAY: {
+        /* Directly nested arrays are one row of elements in C (the array
+         * struct is just its member a, at offset 0, with no padding): take
+         * every level at once, count = the product of the sizes, stride =
+         * the size of the innermost element that is not an array. */
         IrExpr *base = plus(lw, off, ir_offsetof(m, lw_vt(lw, t), "a"));
-        IrExpr *es = ir_sizeof(m, lw_vt(lw, t->elem));
+        int64_t n = t->size;
+        const Type *e = t->elem;
+        for (; e->kind == TY_ARRAY; e = e->elem)
+            n *= e->size;
+        IrExpr *es = ir_sizeof(m, lw_vt(lw, e));
         if (!count) {
-            leaves(lv, t->elem, base, ir_int(m, ir_t(m, IRT_SIZE), t->size), es);
+            leaves(lv, e, base, ir_int(m, ir_t(m, IRT_SIZE), n), es);
         } else {
-            /* already repeated: unroll this level */
-            for (int64_t i = 0; i < t->size; i++)
-                leaves(lv, t->elem,
+            /* already repeated: unroll the elements */
+            for (int64_t i = 0; i < n; i++)
+                leaves(lv, e,
                        plus(lw, base, ir_binary(m, IROP_MUL, ir_t(m, IRT_SIZE),
                                                 ir_int(m, ir_t(m, IRT_SIZE), i), es)),
                        count, stride);
