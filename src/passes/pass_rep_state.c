@@ -43,7 +43,17 @@ typedef struct Rs {
     int nnets;
     PtrVec decls;                /* IrStmt*: DECLs of const locals seen */
     int pruned;
+    /* what each loop seen by kills_of may replicate (open addressing) */
+    struct LoopKills *loops;
+    int nloops, used;
+    Set *stack;                  /* kills_of: the sets of the enclosing loops */
+    int depth, cap;
 } Rs;
+
+struct LoopKills {
+    const IrStmt *loop;
+    Set set;
+};
 
 static int net_index(const Rs *r, const IrVar *v)
 {
@@ -114,6 +124,51 @@ static bool may_replicate(const IrExpr *e)
 
 /* ---- what a statement may replicate ------------------------------------- */
 
+/* The walk asks what a loop may replicate at every enclosing loop too:
+ * each loop's set is found once, on the first walk that reaches it, and
+ * kept (its statements are not changed before the walk reaches them). */
+static bool is_loop(const IrStmt *s)
+{
+    return s->kind == IRS_LOOP || s->kind == IRS_FOR;
+}
+
+static struct LoopKills *loop_slot(struct LoopKills *slots, int n, const IrStmt *loop)
+{
+    uintptr_t h = (uintptr_t)loop;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9e3779b97f4a7c15u;
+    for (size_t i = (size_t)(h >> 7) & (size_t)(n - 1);; i = (i + 1) & (size_t)(n - 1))
+        if (!slots[i].loop || slots[i].loop == loop)
+            return &slots[i];
+}
+
+static const Set *loop_kills(const Rs *r, const IrStmt *loop)
+{
+    if (!r->nloops)
+        return NULL;
+    const struct LoopKills *k = loop_slot(r->loops, r->nloops, loop);
+    return k->loop ? &k->set : NULL;
+}
+
+static void keep_loop_kills(Rs *r, const IrStmt *loop, Set set)
+{
+    Arena *a = r->c->m->arena;
+    if (4 * (r->used + 1) > 3 * r->nloops) {
+        int n = r->nloops ? 2 * r->nloops : 64;
+        struct LoopKills *slots = arena_alloc(a, (size_t)n * sizeof *slots);
+        memset(slots, 0, (size_t)n * sizeof *slots);
+        for (int i = 0; i < r->nloops; i++)
+            if (r->loops[i].loop)
+                *loop_slot(slots, n, r->loops[i].loop) = r->loops[i];
+        r->loops = slots;
+        r->nloops = n;
+    }
+    struct LoopKills *k = loop_slot(r->loops, r->nloops, loop);
+    if (!k->loop)
+        r->used++;
+    *k = (struct LoopKills){loop, set};
+}
+
 typedef struct Kills {
     Rs *r;
     Set set;
@@ -135,9 +190,37 @@ static bool kill_expr(IrVisitor *v, IrExpr *e)
 static bool note_decl(IrVisitor *v, IrStmt *s)
 {
     Kills *k = v->data;
+    Rs *r = k->r;
+    if (is_loop(s)) {
+        const Set *known = loop_kills(r, s);
+        if (known) {
+            k->set |= *known;
+            return false;
+        }
+        if (r->depth == r->cap) {
+            int n = r->cap ? 2 * r->cap : 16;
+            Set *st = arena_alloc(r->c->m->arena, (size_t)n * sizeof *st);
+            if (r->depth)
+                memcpy(st, r->stack, (size_t)r->depth * sizeof *st);
+            r->stack = st;
+            r->cap = n;
+        }
+        r->stack[r->depth++] = k->set; /* the loop's own set starts empty */
+        k->set = 0;
+    }
     if (s->kind == IRS_DECL && s->var && s->var->is_const && s->a)
-        vec_push(k->r->c->m->arena, &k->r->decls, s);
+        vec_push(r->c->m->arena, &r->decls, s);
     return true;
+}
+
+static void loop_done(IrVisitor *v, IrStmt *s)
+{
+    Kills *k = v->data;
+    Rs *r = k->r;
+    if (!is_loop(s))
+        return;
+    keep_loop_kills(r, s, k->set);
+    k->set |= r->stack[--r->depth];
 }
 
 /* The networks statement s or expression e (either may be NULL) may
@@ -145,7 +228,7 @@ static bool note_decl(IrVisitor *v, IrStmt *s)
 static Set kills_of(Rs *r, IrStmt *s, IrExpr *e)
 {
     Kills k = {r, 0};
-    IrVisitor v = {.stmt = note_decl, .expr = kill_expr, .data = &k};
+    IrVisitor v = {.stmt = note_decl, .expr = kill_expr, .stmt_after = loop_done, .data = &k};
     ir_walk_stmt(&v, s);
     ir_walk_expr(&v, e);
     return k.set;
