@@ -293,10 +293,14 @@ typedef struct rt_block {
 
 /* The data elements of a record type as scalar leaves, for saving
  * networks in a portable format (saveNetworks, docs/runtime-abi.md §11):
- * leaf i of a record at p is at p + offset + i * stride, i < count. */
+ * leaf i of a record at p is at p + offset + i * stride, i < count.  The
+ * rows between an RT_F_REPEAT row and its RT_F_END row are taken count
+ * times, the k-th time for the record at p + offset + k * stride (an array
+ * inside the elements of an array, one array element after the other). */
 typedef enum rt_field_kind {
     RT_F_I8, RT_F_I16, RT_F_I32, RT_F_REAL, RT_F_BOOL,
-    RT_F_POINTER /* String, Opaque: cannot be saved */
+    RT_F_POINTER, /* String, Opaque: cannot be saved */
+    RT_F_REPEAT, RT_F_END
 } rt_field_kind;
 
 typedef struct rt_field {

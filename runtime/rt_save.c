@@ -118,12 +118,55 @@ static uint64_t mix_u(uint64_t h, uint64_t v)
     return fnv(c, 8, h);
 }
 
+/* The number of rows from f (after an RT_F_REPEAT row) to its RT_F_END. */
+static int32_t body_len(const rt_field *f, int32_t n)
+{
+    int depth = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT)
+            depth++;
+        else if (f[i].kind == RT_F_END && depth-- == 0)
+            return i;
+    }
+    return n;
+}
+
+/* The number of rows of f[0..n) with every RT_F_REPEAT written out. */
+static uint64_t leaf_rows(const rt_field *f, int32_t n)
+{
+    uint64_t rows = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT) {
+            int32_t len = body_len(f + i + 1, n - i - 1);
+            rows += (uint64_t)f[i].count * leaf_rows(f + i + 1, len);
+            i += len + 1;
+        } else {
+            rows++;
+        }
+    }
+    return rows;
+}
+
+static uint64_t mix_rows(uint64_t h, const rt_field *f, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT) {
+            int32_t len = body_len(f + i + 1, n - i - 1);
+            for (uint32_t k = 0; k < f[i].count; k++)
+                h = mix_rows(h, f + i + 1, len);
+            i += len + 1;
+        } else {
+            h = mix_u(mix_u(h, f[i].kind), f[i].count);
+        }
+    }
+    return h;
+}
+
+/* As if every RT_F_REPEAT were written out: a table that repeats rows
+ * has the fingerprint of the same table unrolled. */
 static uint64_t mix_fields(uint64_t h, const rt_field *f, int32_t n)
 {
-    h = mix_u(h, (uint64_t)n);
-    for (int32_t i = 0; i < n; i++)
-        h = mix_u(mix_u(h, f[i].kind), f[i].count);
-    return h;
+    return mix_rows(mix_u(h, leaf_rows(f, n)), f, n);
 }
 
 /* What a saved file must agree on: network names and types, groups,
@@ -157,7 +200,14 @@ static uint64_t fingerprint(void)
 static void put_record(buf *b, const void *rec, const rt_field *f, int32_t n, const char *what)
 {
     const unsigned char *base = rec;
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT) {
+            int32_t len = body_len(f + i + 1, n - i - 1);
+            for (uint32_t k = 0; k < f[i].count; k++)
+                put_record(b, base + f[i].offset + (size_t)k * f[i].stride, f + i + 1, len, what);
+            i += len + 1;
+            continue;
+        }
         for (uint32_t j = 0; j < f[i].count; j++) {
             const unsigned char *p = base + f[i].offset + (size_t)j * f[i].stride;
             switch (f[i].kind) {
@@ -179,12 +229,20 @@ static void put_record(buf *b, const void *rec, const rt_field *f, int32_t n, co
                          "Opaque, which cannot be saved", what);
             }
         }
+    }
 }
 
 static void get_record(buf *b, void *rec, const rt_field *f, int32_t n)
 {
     unsigned char *base = rec;
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT) {
+            int32_t len = body_len(f + i + 1, n - i - 1);
+            for (uint32_t k = 0; k < f[i].count; k++)
+                get_record(b, base + f[i].offset + (size_t)k * f[i].stride, f + i + 1, len);
+            i += len + 1;
+            continue;
+        }
         for (uint32_t j = 0; j < f[i].count; j++) {
             unsigned char *p = base + f[i].offset + (size_t)j * f[i].stride;
             switch (f[i].kind) {
@@ -204,6 +262,7 @@ static void get_record(buf *b, void *rec, const rt_field *f, int32_t n)
                 bad_file(b, "holds an element this program cannot load");
             }
         }
+    }
 }
 
 /* ---- saveNetworks ----------------------------------------------------------------- */

@@ -435,12 +435,16 @@ static void leaves(Leaves *lv, const Type *t, IrExpr *off, IrExpr *count, IrExpr
         if (!count) {
             leaves(lv, e, base, ir_int(m, ir_t(m, IRT_SIZE), n), es);
         } else {
-            /* already repeated: unroll the elements */
-            for (int64_t i = 0; i < n; i++)
-                leaves(lv, e,
-                       plus(lw, base, ir_binary(m, IROP_MUL, ir_t(m, IRT_SIZE),
-                                                ir_int(m, ir_t(m, IRT_SIZE), i), es)),
-                       count, stride);
+            /* already repeated: the leaves of one element, relative to it,
+               repeated for each element (RT_F_REPEAT ... RT_F_END) */
+            IrExpr *zero = ir_int(m, ir_t(m, IRT_SIZE), 0);
+            int at = lv->table->rows.len;
+            leaf(lv, base, "RT_F_REPEAT", ir_int(m, ir_t(m, IRT_SIZE), n), es);
+            leaves(lv, e, zero, count, stride);
+            if (lv->table->rows.len == at + 1)
+                lv->table->rows.len = at; /* nothing to repeat */
+            else
+                leaf(lv, zero, "RT_F_END", zero, zero);
         }
         return;
     }

@@ -196,6 +196,82 @@ START_TEST(test_save_over_data_file)
 }
 END_TEST
 
+/* An RT_F_REPEAT ... RT_F_END table (an array inside the elements of an
+ * array) saves the bytes of the same table written out row by row, with
+ * the same fingerprint, and loads them back. */
+typedef struct trow {
+    int32_t a[3];
+    cp_real x;
+} trow;
+typedef struct tarr {
+    trow r[2];
+    int16_t tail;
+} tarr;
+#define ROW_A(i) {offsetof(tarr, r) + offsetof(trow, a) + (i) * sizeof(int32_t), 2, sizeof(trow), RT_F_I32}
+#define ROW_X {offsetof(tarr, r) + offsetof(trow, x), 2, sizeof(trow), RT_F_REAL}
+#define ROW_TAIL {offsetof(tarr, tail), 1, 0, RT_F_I16}
+static const rt_field repeated_fields[] = {
+    {offsetof(tarr, r) + offsetof(trow, a), 3, sizeof(int32_t), RT_F_REPEAT},
+    {0, 2, sizeof(trow), RT_F_I32},
+    {0, 0, 0, RT_F_END},
+    ROW_X, ROW_TAIL,
+};
+static const rt_field unrolled_fields[] = { ROW_A(0), ROW_A(1), ROW_A(2), ROW_X, ROW_TAIL };
+static const rt_net_desc repeated_desc = {
+    "arrs", sizeof(tarr), NULL, NULL, 0, NULL, 0, NULL, false, {0}, repeated_fields, 5,
+};
+static const rt_net_desc unrolled_desc = {
+    "arrs", sizeof(tarr), NULL, NULL, 0, NULL, 0, NULL, false, {0}, unrolled_fields, 5,
+};
+
+static size_t save_arrs(const rt_net_desc *d, unsigned char *bytes, size_t cap, bool fill)
+{
+    static rt_net arrs;
+    static rt_net *const list[] = { &arrs };
+    static const char *const arr_names[] = { "arrs" };
+    rt_net_create(&arrs, d, HERE);
+    rt_register_networks(list, arr_names, 1);
+    tarr *t = arrs.reps[0].net_data;
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 3; j++)
+            t->r[i].a[j] = fill ? 10 * i + j + 1 : 0;
+        t->r[i].x = fill ? (cp_real)i + 0.5f : 0;
+    }
+    t->tail = fill ? -3 : 0;
+    size_t n = 0;
+    if (fill) {
+        saveNetworks(path);
+        FILE *f = fopen(path, "rb");
+        n = fread(bytes, 1, cap, f);
+        fclose(f);
+    } else {
+        loadNetworks(path);
+        for (int i = 0; i < 2; i++) {
+            for (int j = 0; j < 3; j++)
+                ck_assert_int_eq(t->r[i].a[j], 10 * i + j + 1);
+            ck_assert_float_eq(t->r[i].x, (cp_real)i + 0.5f);
+        }
+        ck_assert_int_eq(t->tail, -3);
+    }
+    rt_net_destroy(&arrs);
+    rt_register_networks(nets, names, 1);
+    return n;
+}
+
+START_TEST(test_repeated_rows)
+{
+    unsigned char unrolled[512], repeated[512];
+    size_t nu = save_arrs(&unrolled_desc, unrolled, sizeof unrolled, true);
+    size_t nr = save_arrs(&repeated_desc, repeated, sizeof repeated, true);
+    ck_assert_uint_gt(nu, 0);
+    ck_assert_uint_eq(nu, nr);
+    ck_assert_mem_eq(unrolled, repeated, nu);
+    save_arrs(&unrolled_desc, NULL, 0, false); /* the file of the repeated rows */
+    save_arrs(&repeated_desc, unrolled, sizeof unrolled, true);
+    save_arrs(&repeated_desc, NULL, 0, false);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_save");
@@ -204,6 +280,7 @@ int main(void)
     tcase_add_test(tc, test_save_load_roundtrip);
     tcase_add_test(tc, test_save_load_errors);
     tcase_add_test(tc, test_save_over_data_file);
+    tcase_add_test(tc, test_repeated_rows);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
