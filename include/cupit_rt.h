@@ -593,9 +593,14 @@ enum {
     RT_DENSE_TILE = RT_DENSE_TILE_FIT > 8 ? 8 : RT_DENSE_TILE_FIT < 1 ? 1 : RT_DENSE_TILE_FIT
 };
 
-/* acc[q] += x(s) * w(j0 + q, s) for s in order and q < RT_DENSE_TILE; the
- * loops over q are unrolled so that the accumulators stay in registers. */
-static inline void rt_dense_tile(rt_vreal *acc, const rt_dense_term *tm, int32_t j0)
+/* acc[q] += x(s) * w(j0 + q, s) for s in order and q < nq (<=
+ * RT_DENSE_TILE); the loops over q are unrolled so that the accumulators
+ * stay in registers.  A tile of fewer outputs (the remainder of a group,
+ * or a layer of 2 or 3 output units) still runs RT_DENSE_TILE chains, the
+ * extra ones on output j0 again (results not used): independent chains
+ * keep the adder busy, where one output after the other would wait for
+ * each addition (a 257-term sum, 4 cycles each). */
+static inline void rt_dense_tile(rt_vreal *acc, const rt_dense_term *tm, int32_t j0, int nq)
 {
     const char *xp = (const char *)tm->x;
     const size_t xs = tm->x_stride, wstep = (size_t)tm->ws * tm->w_stride;
@@ -604,7 +609,8 @@ static inline void rt_dense_tile(rt_vreal *acc, const rt_dense_term *tm, int32_t
 #pragma GCC unroll 8
     for (int q = 0; q < RT_DENSE_TILE; q++) {
         a[q] = acc[q];
-        wq[q] = (const char *)tm->w + (size_t)((int64_t)(j0 + q) * tm->wj) * tm->w_stride;
+        wq[q] = (const char *)tm->w +
+                (size_t)((int64_t)(j0 + (q < nq ? q : 0)) * tm->wj) * tm->w_stride;
     }
     if (tm->w_lanes) {
         for (int32_t s = 0; s < tm->n; s++) {
@@ -636,34 +642,17 @@ static inline void rt_dense_tile(rt_vreal *acc, const rt_dense_term *tm, int32_t
         acc[q] = a[q];
 }
 
-/* The same for one output (the tiles' remainder). */
-static inline void rt_dense_one(rt_vreal *acc, const rt_dense_term *tm, int32_t j)
-{
-    const char *xp = (const char *)tm->x;
-    const char *wp = (const char *)tm->w + (size_t)((int64_t)j * tm->wj) * tm->w_stride;
-    const size_t xs = tm->x_stride, wstep = (size_t)tm->ws * tm->w_stride;
-    rt_vreal a = *acc;
-    for (int32_t s = 0; s < tm->n; s++) {
-        rt_vreal xv, p;
-        __builtin_memcpy(&xv, xp + (size_t)s * xs, sizeof xv);
-        if (tm->w_lanes) {
-            rt_vreal wv;
-            __builtin_memcpy(&wv, wp + (size_t)s * wstep, sizeof wv);
-            p = xv * wv;
-        } else {
-            cp_real w;
-            __builtin_memcpy(&w, wp + (size_t)s * wstep, sizeof w);
-            p = xv * w;
-        }
-        a = a + p;
-    }
-    *acc = a;
-}
-
+/* y(j)[l] = v[l] for the lanes in the mask; with every lane in it (all),
+ * one vector store: a lane loop with a test per lane cost as much as the
+ * sums themselves for a short fan-in (thyroid's 21 inputs). */
 static inline void rt_dense_store(void *y, size_t y_stride, int32_t j, const int32_t *mask,
-                                  const rt_vreal *v)
+                                  bool all, const rt_vreal *v)
 {
     cp_real *yj = (cp_real *)((char *)y + (size_t)j * y_stride);
+    if (all) {
+        __builtin_memcpy(yj, v, sizeof *v);
+        return;
+    }
     for (int l = 0; l < RT_LANES; l++)
         if (mask[l])
             yj[l] = (*v)[l];
@@ -677,6 +666,9 @@ static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const in
         any |= terms[t].n > 0;
     if (!any)
         return;
+    bool all = true;
+    for (int l = 0; l < RT_LANES; l++)
+        all &= mask[l] != 0;
     rt_vreal zero;
     for (int l = 0; l < RT_LANES; l++)
         zero[l] = (cp_real)-0.0;
@@ -686,15 +678,19 @@ static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const in
         for (int q = 0; q < RT_DENSE_TILE; q++)
             acc[q] = zero;
         for (int t = 0; t < nterms; t++)
-            rt_dense_tile(acc, &terms[t], j0);
+            rt_dense_tile(acc, &terms[t], j0, RT_DENSE_TILE);
         for (int q = 0; q < RT_DENSE_TILE; q++)
-            rt_dense_store(y, y_stride, j0 + q, mask, &acc[q]);
+            rt_dense_store(y, y_stride, j0 + q, mask, all, &acc[q]);
     }
-    for (; j0 < ndst; j0++) {
-        rt_vreal acc = zero;
+    if (j0 < ndst) {
+        int nq = ndst - j0;
+        rt_vreal acc[RT_DENSE_TILE];
+        for (int q = 0; q < RT_DENSE_TILE; q++)
+            acc[q] = zero;
         for (int t = 0; t < nterms; t++)
-            rt_dense_one(&acc, &terms[t], j0);
-        rt_dense_store(y, y_stride, j0, mask, &acc);
+            rt_dense_tile(acc, &terms[t], j0, nq);
+        for (int q = 0; q < nq; q++)
+            rt_dense_store(y, y_stride, j0 + q, mask, all, &acc[q]);
     }
 }
 
