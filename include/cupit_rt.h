@@ -672,18 +672,10 @@ static inline void rt_dense_sum(void *y, size_t y_stride, int32_t ndst, const in
     rt_vreal zero;
     for (int l = 0; l < RT_LANES; l++)
         zero[l] = (cp_real)-0.0;
-    int32_t j0 = 0;
-    for (; j0 + RT_DENSE_TILE <= ndst; j0 += RT_DENSE_TILE) {
-        rt_vreal acc[RT_DENSE_TILE];
-        for (int q = 0; q < RT_DENSE_TILE; q++)
-            acc[q] = zero;
-        for (int t = 0; t < nterms; t++)
-            rt_dense_tile(acc, &terms[t], j0, RT_DENSE_TILE);
-        for (int q = 0; q < RT_DENSE_TILE; q++)
-            rt_dense_store(y, y_stride, j0 + q, mask, all, &acc[q]);
-    }
-    if (j0 < ndst) {
-        int nq = ndst - j0;
+    /* one loop for the full tiles and the remainder: the code is
+       inlined at every call, so one copy of the tile */
+    for (int32_t j0 = 0; j0 < ndst; j0 += RT_DENSE_TILE) {
+        int nq = ndst - j0 < RT_DENSE_TILE ? (int)(ndst - j0) : RT_DENSE_TILE;
         rt_vreal acc[RT_DENSE_TILE];
         for (int q = 0; q < RT_DENSE_TILE; q++)
             acc[q] = zero;
