@@ -244,13 +244,16 @@ static void fold_binary(Expr *e)
     case OP_BITXOR: set_int(e, x ^ y); return;
     case OP_BITAND: set_int(e, x & y); return;
     case OP_LSHIFT: case OP_RSHIFT:
-        if (y < 0 || y > 62 || x < 0)
+        if (y < 0 || x < 0)
             return; /* machine-dependent: left to the target */
         if (op == OP_RSHIFT) {
-            set_int(e, x >> y);
+            set_int(e, y > 62 ? 0 : x >> y);
             return;
         }
-        ovf = __builtin_mul_overflow(x, (int64_t)1 << y, &r);
+        if (y > 62) /* x * 2**y, beyond 64 bits unless x is 0 */
+            ovf = x != 0;
+        else
+            ovf = __builtin_mul_overflow(x, (int64_t)1 << y, &r);
         break;
     case OP_ADD: ovf = __builtin_add_overflow(x, y, &r); break;
     case OP_SUB: ovf = __builtin_sub_overflow(x, y, &r); break;

@@ -331,6 +331,17 @@ START_TEST(test_sema_fold_errors)
     expect_int("a", 1410065408);
     expect_int("b", 1294967296);
     expect_int("c", 44);
+    /* a shift by 63 or more is a * 2**count too: beyond every type unless
+       a is 0 (it was left unfolded, 0 at run time, where 1 LSHIFT 40 was
+       reported) */
+    ck_assert_int_eq(analyze("Int CONST a := Int (1) LSHIFT 63;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert(strstr(messages, "overflow") != NULL);
+    ck_assert_int_eq(analyze("Int CONST a := Int (1) LSHIFT 1000;\nPROCEDURE program () IS END;\n"), 1);
+    ck_assert_int_eq(analyze("Int CONST a := Int (0) LSHIFT 63, b := 40 RSHIFT 63,\n"
+                             "  c := 40 RSHIFT 1000;\nPROCEDURE program () IS END;\n"), 0);
+    expect_int("a", 0);
+    expect_int("b", 0);
+    expect_int("c", 0);
 }
 END_TEST
 
