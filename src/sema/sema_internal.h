@@ -27,7 +27,8 @@ typedef struct Ctx {
     bool index_ok;         /* INDEX allowed (network and node subroutines) */
     int loop_depth;        /* enclosing loops, for BREAK */
     int dead;              /* > 0: code that no run executes (an arm a constant
-                              condition rules out); folding reports no
+                              condition rules out, statements after a
+                              RETURN or BREAK); folding reports no
                               run-time error there (constfold.c) */
     Scope *undefined;      /* names already reported as undefined here */
     int depth;             /* expression nesting, bounded by SEMA_MAX_DEPTH */

@@ -23,8 +23,17 @@ void sema_block(Ctx *c, Block *b)
     c->scope = s;
     for (int i = 0; i < b->defs.len; i++)
         sema_local_data(c, VEC_AT(b->defs, i, Decl));
-    for (int i = 0; i < b->stmts.len; i++)
-        sema_stmt(c, VEC_AT(b->stmts, i, Stmt));
+    /* after a RETURN or BREAK, the rest of the list never runs */
+    int ended = 0;
+    for (int i = 0; i < b->stmts.len; i++) {
+        Stmt *st = VEC_AT(b->stmts, i, Stmt);
+        sema_stmt(c, st);
+        if (!ended && (st->kind == STMT_RETURN || st->kind == STMT_BREAK)) {
+            ended = 1;
+            c->dead++;
+        }
+    }
+    c->dead -= ended;
     c->scope = outer;
 }
 

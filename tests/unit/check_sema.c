@@ -276,6 +276,16 @@ START_TEST(test_sema_fold_dead_arm)
     ck_assert_int_eq(analyze("Int CONST n := 0;\nBool CONST a := n > 0 XOR 1 / n > 0;\n"
                              "PROCEDURE program () IS END;\n"), 1);
     ck_assert(strstr(messages, "division by zero") != NULL);
+    /* after a RETURN or BREAK, the rest of that statement list; a BREAK
+       inside an IF does not end the list around the IF */
+    ck_assert_int_eq(analyze("Int FUNCTION f () IS RETURN 1; RETURN 1 / 0; END;\n"
+                             "PROCEDURE program () IS\n"
+                             "  Int VAR x; WHILE true REPEAT BREAK; x := 1 % 0; END;\n"
+                             "  RETURN; x := 2 ** -1;\n"
+                             "END;\n"), 0);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; WHILE true REPEAT IF x > 0 THEN BREAK; END; x := 1 / 0; END;\n"
+                             "END;\n"), 1);
 }
 END_TEST
 
