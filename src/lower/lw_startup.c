@@ -2,6 +2,8 @@
  * objects, the tables the runtime reads at start (networks, parameters for
  * --help, variables --set may change), and main -- or, with --library, the
  * API of cupit_embed.h (cupit_init, cupit_call, cupit_io, cupit_finish). */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lw_internal.h"
@@ -69,8 +71,17 @@ static const char *doc_value(Lw *lw, const Expr *a)
 {
     if (!a || !a->is_const)
         return "(computed)";
-    if (a->type && a->type->kind == TY_REAL)
-        return arena_printf(lw->arena, "%g", a->const_real);
+    if (a->type && a->type->kind == TY_REAL) {
+        /* as few digits as give the Real back (at least %g's six), as
+           the run time's messages show Reals: 1.0000001 is not "1" */
+        double v = a->const_real;
+        for (int digits = 6; digits < 9 && !isnan(v); digits++) {
+            const char *t = arena_printf(lw->arena, "%.*g", digits, v);
+            if ((double)strtof(t, NULL) == v)
+                return t;
+        }
+        return arena_printf(lw->arena, "%.9g", v);
+    }
     return arena_printf(lw->arena, "%lld", (long long)a->const_int);
 }
 
