@@ -883,54 +883,65 @@ static void t_conn_block(TCtx *c, void *vcx, Block *b, State *S)
         t_conn_stmt(c, cx, VEC_AT(b->stmts, i, Stmt), S);
 }
 
+/* A property of a subroutine's body, found by one walk that clears
+ * `holds` at what breaks it (read_only, conn_free, net_inert), kept in
+ * memo per subroutine: (void *)1 holds, 2 does not, 3 being scanned -- a
+ * recursion reaches a 3 and so breaks the property.  An EXTERNAL
+ * subroutine, and one past T_MAX_DEPTH nested scans, has none. */
+typedef struct BodyScan {
+    AstWalk w;
+    TCtx *c;
+    bool holds;
+} BodyScan;
+
+static bool body_holds(TCtx *c, PtrMap *memo, const Symbol *s,
+                       void (*expr)(AstWalk *, Expr *), void (*stmt)(AstWalk *, Stmt *))
+{
+    void *v = ptrmap_get(memo, s, NULL, 0);
+    if (v)
+        return v == (void *)1;
+    if (!s->decl || s->sub->external)
+        return false;
+    if (c->scan_depth >= T_MAX_DEPTH)
+        return false; /* a call chain that deep: walked as written (and given up) */
+    ptrmap_put(c->p->arena, memo, s, NULL, 0, (void *)3);
+    BodyScan sc = {.w = {.expr = expr, .stmt = stmt}, .c = c, .holds = true};
+    c->scan_depth++;
+    ast_walk_block(&sc.w, s->decl->u.subr.body);
+    c->scan_depth--;
+    ptrmap_put(c->p->arena, memo, s, NULL, 0, sc.holds ? (void *)1 : (void *)2);
+    return sc.holds;
+}
+
 /* Whether connection subroutine proc -- with the connection subroutines
  * it calls on ME -- writes nothing: no assignment to an element of ME, no
  * procedure call (a VAR argument, a record procedure, a procedure on ME),
  * no REPLICATE, no recursion.  Its walk then leaves the state as it is,
  * and reads each element it reads with the state of the call: a walk with
  * an equal state in the same entry records nothing new. */
-typedef struct ReadScan {
-    AstWalk w;
-    TCtx *c;
-    bool ro;
-} ReadScan;
-
 static bool read_only(TCtx *c, const Symbol *proc);
 
 static void ro_expr(AstWalk *w, Expr *e)
 {
-    ReadScan *sc = (ReadScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     if (e->kind == EXPR_OBJCALL &&
         (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
          e->sym->owner->kind != TY_CONNECTION || !read_only(sc->c, e->sym)))
-        sc->ro = false;
+        sc->holds = false;
 }
 
 static void ro_stmt(AstWalk *w, Stmt *s)
 {
-    ReadScan *sc = (ReadScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     if (s->kind == STMT_CALL || s->kind == STMT_OBJCALL || s->kind == STMT_MULTICALL ||
         s->kind == STMT_REPLICATE ||
         (s->kind == STMT_ASSIGN && me_elem_root(s->u.assign.target)))
-        sc->ro = false;
+        sc->holds = false;
 }
 
 static bool read_only(TCtx *c, const Symbol *proc)
 {
-    void *v = ptrmap_get(&c->read_only, proc, NULL, 0);
-    if (v)
-        return v == (void *)1;
-    if (!proc->decl || proc->sub->external)
-        return false;
-    if (c->scan_depth >= T_MAX_DEPTH)
-        return false;
-    ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, (void *)3);
-    ReadScan sc = {.w = {.expr = ro_expr, .stmt = ro_stmt}, .c = c, .ro = true};
-    c->scan_depth++;
-    ast_walk_block(&sc.w, proc->decl->u.subr.body);
-    c->scan_depth--;
-    ptrmap_put(c->p->arena, &c->read_only, proc, NULL, 0, sc.ro ? (void *)1 : (void *)2);
-    return sc.ro;
+    return body_holds(c, &c->read_only, proc, ro_expr, ro_stmt);
 }
 
 /* The states a read-only subroutine was walked with for one bundle, in
@@ -1184,46 +1195,27 @@ static void t_node_block(TCtx *c, void *vcx, Block *b, State *S)
  * the state as it is, and what the walk records (the instances reached,
  * the CONST arguments met) depends only on the subroutine, the group and
  * the CONST arguments the call fixes.  A recursion counts as reaching. */
-typedef struct FreeScan {
-    AstWalk w;
-    TCtx *c;
-    bool free;
-} FreeScan;
-
 static bool conn_free(TCtx *c, const Symbol *proc);
 
 static void free_expr(AstWalk *w, Expr *e)
 {
-    FreeScan *sc = (FreeScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     if (e->kind == EXPR_OBJCALL &&
         (e->u.objcall.obj->kind != EXPR_ME || !e->sym || !e->sym->owner ||
          e->sym->owner->kind != TY_NODE || !conn_free(sc->c, e->sym)))
-        sc->free = false;
+        sc->holds = false;
 }
 
 static void free_stmt(AstWalk *w, Stmt *s)
 {
-    FreeScan *sc = (FreeScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     if (s->kind == STMT_REDUCTION || s->kind == STMT_WTA || s->kind == STMT_MULTICALL)
-        sc->free = false;
+        sc->holds = false;
 }
 
 static bool conn_free(TCtx *c, const Symbol *proc)
 {
-    void *v = ptrmap_get(&c->conn_free, proc, NULL, 0);
-    if (v)
-        return v == (void *)1;
-    if (!proc->decl || proc->sub->external)
-        return false;
-    if (c->scan_depth >= T_MAX_DEPTH)
-        return false; /* a call chain that deep: walked as written (and given up) */
-    ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, (void *)3);
-    FreeScan sc = {.w = {.expr = free_expr, .stmt = free_stmt}, .c = c, .free = true};
-    c->scan_depth++;
-    ast_walk_block(&sc.w, proc->decl->u.subr.body);
-    c->scan_depth--;
-    ptrmap_put(c->p->arena, &c->conn_free, proc, NULL, 0, sc.free ? (void *)1 : (void *)2);
-    return sc.free;
+    return body_holds(c, &c->conn_free, proc, free_expr, free_stmt);
 }
 
 /* Whether connection-free proc was walked for group g with these
@@ -1451,15 +1443,9 @@ static void t_net_block(TCtx *c, void *vcx, Block *b, State *S)
  * network functions that each call the next twice (with a REDUCTION over
  * a group, which lower_net_local does not allow) are not walked 2^n
  * times. */
-typedef struct InertScan {
-    AstWalk w;
-    TCtx *c;
-    bool inert;
-} InertScan;
-
 static bool net_inert(TCtx *c, const Symbol *s);
 
-static bool inert_call(InertScan *sc, const Expr *call)
+static bool inert_call(BodyScan *sc, const Expr *call)
 {
     return call->u.objcall.obj->kind == EXPR_ME && call->sym && call->sym->owner &&
            call->sym->owner->kind == TY_NETWORK && net_inert(sc->c, call->sym);
@@ -1467,21 +1453,21 @@ static bool inert_call(InertScan *sc, const Expr *call)
 
 static void inert_expr(AstWalk *w, Expr *e)
 {
-    InertScan *sc = (InertScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     if (e->kind == EXPR_OBJCALL && e->u.objcall.obj->kind == EXPR_ME && !inert_call(sc, e))
-        sc->inert = false;
+        sc->holds = false;
 }
 
 static void inert_stmt(AstWalk *w, Stmt *s)
 {
-    InertScan *sc = (InertScan *)w;
+    BodyScan *sc = (BodyScan *)w;
     switch (s->kind) {
     case STMT_OBJCALL:
         if (!inert_call(sc, s->u.call.call))
-            sc->inert = false;
+            sc->holds = false;
         break;
     case STMT_MULTICALL: case STMT_WTA: case STMT_CONNECT:
-        sc->inert = false;
+        sc->holds = false;
         break;
     default:
         break;
@@ -1490,20 +1476,7 @@ static void inert_stmt(AstWalk *w, Stmt *s)
 
 static bool net_inert(TCtx *c, const Symbol *s)
 {
-    void *v = ptrmap_get(&c->inert, s, NULL, 0);
-    if (v)
-        return v == (void *)1;
-    if (!s->decl || s->sub->external)
-        return false;
-    if (c->scan_depth >= T_MAX_DEPTH)
-        return false;
-    ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, (void *)3);
-    InertScan sc = {.w = {.expr = inert_expr, .stmt = inert_stmt}, .c = c, .inert = true};
-    c->scan_depth++;
-    ast_walk_block(&sc.w, s->decl->u.subr.body);
-    c->scan_depth--;
-    ptrmap_put(c->p->arena, &c->inert, s, NULL, 0, sc.inert ? (void *)1 : (void *)2);
-    return sc.inert;
+    return body_holds(c, &c->inert, s, inert_expr, inert_stmt);
 }
 
 static void t_net_subr(TCtx *c, const Symbol *s, State *S)
