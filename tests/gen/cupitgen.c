@@ -59,7 +59,12 @@
  *    procedures with Int and Real VAR parameters (one passes its VAR
  *    parameter on), called on locals and elements of ME from procedure
  *    bodies, and reduce some Int elements with a max whose `%` keeps lane
- *    code from combining in inactive lanes.  By the seed alone.
+ *    code from combining in inactive lanes.  By the seed alone.  Half of
+ *    those call global twins of these procedures instead, half the time
+ *    (global procedures with VAR parameters called from object code).
+ *  - Half of the programs use BITOR, BITXOR and BITNOT in Int expressions
+ *    and Real ** Real (of an absolute value, by 0.5 or 1.5, put back on
+ *    the grid by q: libm's pow in every build).  By the seed alone.
  *  - Half of the programs store from the central agent into one
  *    replicate's network elements, or through the bare `net` into every
  *    replicate's (assignment, a VAR argument of a central agent
@@ -206,6 +211,8 @@ static int use_tern;
    elements from procedure bodies, and a max REDUCTION whose `%` makes lane
    code combine only in the active lanes; by the seed */
 static int use_varp;
+static int use_gvarp;  /* varp helpers also as global procedures */
+static int use_bits;   /* BITOR, BITXOR, BITNOT and Real ** Real */
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -360,6 +367,12 @@ static X gen_real(Env *e, int d)
         r = (X){S("(%s / %s)", a.s, k == 1 ? "2.0" : "4.0"), a.b, a.fb + k, 0};
         break;
     case 10:
+        if (use_bits && ch(30) && a.b * 4 <= 1e9) {
+            /* a Real exponent: libm's pow in every build (and in the
+               folder), back on the grid through q */
+            r = (X){S("q (absReal (%s) ** %s)", a.s, ch(50) ? "0.5" : "1.5"), 63.75, 2, 0};
+            break;
+        }
         if (a.b > 64 || a.fb > 2) return a;
         r = (X){S("(%s ** 2)", a.s), a.b * a.b, a.fb * 2, 0};
         break;
@@ -414,7 +427,13 @@ static X gen_int(Env *e, int d)
     case 6: {
         static const int c[] = {1, 3, 7, 15};
         k = c[rnd(4)];
-        r = (X){S("(%s BITAND %d)", a.s, k), k, 0, a.nar};
+        if (!use_bits || ch(40)) {
+            r = (X){S("(%s BITAND %d)", a.s, k), k, 0, a.nar};
+        } else if (ch(50)) { /* within 0 ... 15 */
+            r = (X){S("((%s BITAND 15) %s %d)", a.s, ch(50) ? "BITOR" : "BITXOR", rng(0, 15)), 15, 0, a.nar};
+        } else { /* -x - 1: never overflows */
+            r = (X){S("(BITNOT (%s))", a.s), a.b + 1, 0, a.nar};
+        }
         break;
     }
     case 7:
@@ -870,9 +889,11 @@ static void varp_stmt(Env *e)
     }
     if (!n) { assign(e); return; }
     At *t = &e->tg[c[rnd(n)]];
-    if (t->ty == TR) L("ME.vhalf (%s, %s);", t->s, norm_i(gen_int(e, 1), 9).s);
-    else if (ch(30)) L("ME.vtwice (%s);", t->s);
-    else L("ME.vbump (%s, %s);", t->s, norm_i(gen_int(e, 1), 9).s);
+    /* the global twins of the helpers, called from object code */
+    const char *me = use_gvarp && ch(50) ? "g" : "ME.v";
+    if (t->ty == TR) L("%shalf (%s, %s);", me, t->s, norm_i(gen_int(e, 1), 9).s);
+    else if (ch(30)) L("%stwice (%s);", me, t->s);
+    else L("%sbump (%s, %s);", me, t->s, norm_i(gen_int(e, 1), 9).s);
 }
 
 static void varp_helpers(void)
@@ -886,6 +907,22 @@ static void varp_helpers(void)
     L("END;");
     L("PROCEDURE vtwice (Int VAR a) IS ME.vbump (a, 5); ME.vbump (a, a %% 4); END;");
     L("PROCEDURE vhalf (Real VAR x; Int CONST by) IS");
+    L("  IF x > 32.0 THEN x := x - 32.0; ELSIF by > 2 THEN x := x + 0.75; ELSE x := q (x - 0.5); END;");
+    L("END;");
+}
+
+/* the global twins of varp_helpers, defined before the types that call
+   them: global procedures with VAR parameters called from connection,
+   node and network code on elements of ME and locals */
+static void gvarp_helpers(void)
+{
+    if (!use_gvarp) return;
+    L("PROCEDURE gbump (Int VAR a; Int CONST by) IS");
+    L("  a := a + by;");
+    L("  IF a > 90 THEN a := a - 90; ELSIF a < -90 THEN a := a + 90; END;");
+    L("END;");
+    L("PROCEDURE gtwice (Int VAR a) IS gbump (a, 5); gbump (a, a %% 4); END;");
+    L("PROCEDURE ghalf (Real VAR x; Int CONST by) IS");
     L("  IF x > 32.0 THEN x := x - 32.0; ELSIF by > 2 THEN x := x + 0.75; ELSE x := q (x - 0.5); END;");
     L("END;");
 }
@@ -2072,6 +2109,8 @@ int main(int argc, char **argv)
     use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
     use_varp = ((seed * 0x9E3779B97F4A7C15ULL) >> 45) % 2 == 0;
     use_castore = ((seed * 0x9E3779B97F4A7C15ULL) >> 46) % 2 == 0;
+    use_gvarp = use_varp && ((seed * 0xD6E8FEB86659FD93ULL) >> 50) % 2 == 0;
+    use_bits = ((seed * 0xD6E8FEB86659FD93ULL) >> 51) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2153,6 +2192,7 @@ int main(int argc, char **argv)
     L("  IF n <= 0 THEN RETURN %d; END;", rng(0, 5));
     L("  RETURN (fr (n - 1) * %d + n) %% 1000;", rng(2, 7));
     L("END FUNCTION;");
+    gvarp_helpers();
     if (use_rec) {
         L("TYPE Pr IS RECORD");
         L("  Int k := %d;", rng(0, 9));
