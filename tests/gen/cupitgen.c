@@ -65,6 +65,9 @@
  *  - Half of the programs use BITOR, BITXOR and BITNOT in Int expressions
  *    and Real ** Real (of an absolute value, by 0.5 or 1.5, put back on
  *    the grid by q: libm's pow in every build).  By the seed alone.
+ *  - Half of the programs compute intervals: MIN and MAX of `a ... b`,
+ *    of Interval (a, b) and of Interval1/Interval2 conversions (bounds
+ *    that fit), `x IN (a ... b)` for Int and Real (maybe empty).
  *  - Half of the programs store from the central agent into one
  *    replicate's network elements, or through the bare `net` into every
  *    replicate's (assignment, a VAR argument of a central agent
@@ -213,6 +216,7 @@ static int use_tern;
 static int use_varp;
 static int use_gvarp;  /* varp helpers also as global procedures */
 static int use_bits;   /* BITOR, BITXOR, BITNOT and Real ** Real */
+static int use_iv;     /* computed intervals: MIN, MAX, IN, conversions */
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -356,6 +360,10 @@ static X gen_real(Env *e, int d)
         break;
     case 7:
         b = gen_real(e, d - 1);
+        if (use_iv && ch(40)) { /* a bound of a Realerval */
+            r = (X){S("%s (%s ... %s)", ch(50) ? "MIN" : "MAX", a.s, b.s), a.b > b.b ? a.b : b.b, a.fb > b.fb ? a.fb : b.fb, 0};
+            break;
+        }
         r = (X){S("%s (%s, %s)", ch(50) ? "maxReal" : "minReal", a.s, b.s), a.b > b.b ? a.b : b.b, a.fb > b.fb ? a.fb : b.fb, 0};
         break;
     case 8:
@@ -406,6 +414,19 @@ static X gen_int(Env *e, int d)
     if (d <= 0 || ch(25)) return ileaf(e);
     X a = gen_int(e, d - 1), b, r;
     int k;
+    if (use_iv && ch(10)) {
+        /* a bound of a computed interval, also converted to Interval1 or
+           Interval2 (both bounds fit: no wrap-around) */
+        b = gen_int(e, d - 1);
+        double m = a.b > b.b ? a.b : b.b;
+        const char *op = ch(50) ? "MIN" : "MAX";
+        const char *iv = S("%s ... %s", wide(a), wide(b));
+        k = rnd(4);
+        if (k == 0 && m <= 127) return (X){S("%s (Interval1 (%s))", op, iv), m, 0, 1};
+        if (k == 1 && m <= 32767) return (X){S("%s (Interval2 (%s))", op, iv), m, 0, 1};
+        if (k == 2) return (X){S("%s (Interval (%s, %s))", op, wide(a), wide(b)), m, 0, 0};
+        return (X){S("%s (%s)", op, iv), m, 0, 0};
+    }
     switch (rnd(12)) {
     case 0: case 1: case 2:
         b = gen_int(e, d - 1);
@@ -490,11 +511,19 @@ static char *gen_bool(Env *e, int d)
         return S("NOT (%s)", gen_bool(e, d - 1));
     case 6: {
         X x = gen_int(e, d - 1);
+        if (use_iv && ch(50)) { /* a computed interval, maybe empty */
+            X lo = gen_int(e, d - 1), hi = gen_int(e, d - 1);
+            return S("(%s IN (%s ... %s))", x.s, wide(lo), wide(hi));
+        }
         int lo = rng(-3, 5);
         return S("(%s IN %s...%d)", x.s, lo < 0 ? S("(%d)", lo) : S("%d", lo), lo + rng(0, 8));
     }
     default: {
         X x = gen_real(e, d - 1);
+        if (use_iv && ch(50)) {
+            X lo = gen_real(e, d - 1), hi = gen_real(e, d - 1);
+            return S("(%s IN (%s ... %s))", x.s, lo.s, hi.s);
+        }
         int lo = rng(-8, 8);
         return S("(%s IN %s...%s)", x.s, rlit(lo), rlit(lo + rng(0, 16)));
     }
@@ -2111,6 +2140,7 @@ int main(int argc, char **argv)
     use_castore = ((seed * 0x9E3779B97F4A7C15ULL) >> 46) % 2 == 0;
     use_gvarp = use_varp && ((seed * 0xD6E8FEB86659FD93ULL) >> 50) % 2 == 0;
     use_bits = ((seed * 0xD6E8FEB86659FD93ULL) >> 51) % 2 == 0;
+    use_iv = ((seed * 0xD6E8FEB86659FD93ULL) >> 52) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
