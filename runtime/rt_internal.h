@@ -76,6 +76,10 @@ typedef struct { char s[32]; } rt_real_text;
 const char *rt_real_str(rt_real_text *buf, cp_real v);
 /* "Int", "Real", ... for --set's messages and --help. */
 const char *rt_global_kind_name(rt_global_kind k);
+/* A String argument of a standard subroutine as text: an uninitialized
+ * String is a NULL pointer (variables start as zero, compiler-dependent.md
+ * section 3), which the library reads as "", as pString prints it. */
+const char *rt_lib_str(const char *s);
 /* Value of --param NAME=VALUE, or NULL; marks it used. */
 const char *rt_param_value(const char *name);
 /* Records a file the program has read (device and inode), described as

@@ -428,6 +428,11 @@ const char *rt_data_file(const char *name)
     return name;
 }
 
+const char *rt_lib_str(const char *s)
+{
+    return s ? s : "";
+}
+
 const char *rt_param_value(const char *name)
 {
     for (int i = 0; i < rt_opt.nparams; i++)

@@ -300,6 +300,7 @@ static void save_net(buf *b, rt_net *net, const char *name)
 
 RT_WEAK void saveNetworks(const char *file)
 {
+    file = rt_lib_str(file);
     const char *path = rt_data_file(file);
     buf b = {.path = path};
     put(&b, SAVE_MAGIC, sizeof SAVE_MAGIC);
@@ -395,6 +396,7 @@ static void load_net(buf *b, rt_net *net, const char *name)
 
 RT_WEAK void loadNetworks(const char *file)
 {
+    file = rt_lib_str(file);
     const char *path = rt_data_file(file);
     FILE *f = fopen(path, "rb");
     if (!f)

@@ -324,6 +324,7 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
 
 static void dataset_load(dataset *ds, const char *name)
 {
+    name = rt_lib_str(name);
     const char *path = rt_data_file(name);
     reader r = { path, NULL, NULL, 1 };
     size_t len = 0;

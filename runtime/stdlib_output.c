@@ -184,6 +184,7 @@ RT_WEAK void pString(const char *me)
 
 RT_WEAK cp_int intParam(const char *name, cp_int dflt)
 {
+    name = rt_lib_str(name);
     const char *v = rt_param_value(name);
     if (!v)
         return dflt;
@@ -197,6 +198,7 @@ RT_WEAK cp_int intParam(const char *name, cp_int dflt)
 
 RT_WEAK cp_real realParam(const char *name, cp_real dflt)
 {
+    name = rt_lib_str(name);
     const char *v = rt_param_value(name);
     if (!v)
         return dflt;
@@ -214,6 +216,7 @@ RT_WEAK cp_real realParam(const char *name, cp_real dflt)
  * [min, max]; outside it is a run-time error naming the range. */
 RT_WEAK cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max)
 {
+    name = rt_lib_str(name);
     cp_int x = intParam(name, dflt);
     if (x < min || x > max)
         rt_error(rt_lib_where(), "--param %s=%d: must be between %d and %d", name, (int)x,
@@ -223,6 +226,7 @@ RT_WEAK cp_int intParamIn(const char *name, cp_int dflt, cp_int min, cp_int max)
 
 RT_WEAK cp_real realParamIn(const char *name, cp_real dflt, cp_real min, cp_real max)
 {
+    name = rt_lib_str(name);
     cp_real x = realParam(name, dflt);
     if (!(x >= min && x <= max)) {
         rt_real_text xs, lo, hi;

@@ -723,6 +723,10 @@ START_TEST(test_stdlib_params)
     ck_assert_float_eq(realParam("momentum", 0.9f), 0.9f);
     ck_assert_int_eq(intParam("in", 0), 5); /* blanks around the number */
     ck_assert_float_eq(realParam("lr", 0), 0.5f);
+    /* a String never assigned is a NULL pointer: the name "", no such --param */
+    ck_assert_int_eq(intParam(NULL, 3), 3);
+    ck_assert_float_eq(realParam(NULL, 1.5f), 1.5f);
+    ck_assert_int_eq(intParamIn(NULL, 4, 1, 9), 4);
 }
 END_TEST
 
