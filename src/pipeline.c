@@ -26,6 +26,7 @@ Pipeline *pipeline_build(Program *prog, Arena *arena, const PipelineOptions *o)
                 po->on[PASS_CONST_BRANCH],
         .const_branch = po->on[PASS_CONST_BRANCH],
         .library = o->ir.library,
+        .arithmetic_pure = o->ir.builtins,
     };
     Pipeline *p = calloc(1, sizeof *p);
     if (!p) {

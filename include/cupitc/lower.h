@@ -77,6 +77,10 @@ typedef struct LowerOptions {
     bool const_branch;  /* lane code keeps only the branch of an IF that
                            lower_known_arg decides */
     bool library;       /* --library: C may call saveNetworks at any time */
+    bool arithmetic_pure; /* calls of sigmoid, absReal, ... reach the library's
+                           functions (builtins on): no effects, the same result
+                           for the same argument.  Off, a C file may replace
+                           them (SubrInfo.varies_replaced) */
 } LowerOptions;
 
 typedef struct LowerPlan LowerPlan;

@@ -163,6 +163,10 @@ typedef struct SubrInfo {
                           EXTERNAL code other than the standard arithmetic
                           functions, itself or through the global subroutines
                           it calls */
+    bool varies_replaced; /* the same where a C file may replace the standard
+                          arithmetic functions (stdlib.md: their library
+                          versions are weak), so that they count as any
+                          other EXTERNAL code (LowerOptions.arithmetic_pure) */
     SubrAnalysis *an;  /* until sema_release; NULL for non-subroutines */
 } SubrInfo;
 

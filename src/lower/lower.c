@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cupitc/ast_walk.h"
+#include "cupitc/stdlib_sigs.h"
 #include "lower_internal.h"
 
 /* ---- pointer map ------------------------------------------------------------ */
@@ -104,6 +105,16 @@ LowerPlan *lower_program(Program *prog, Arena *arena, const LowerOptions *opts)
 }
 
 /* ---- queries ---------------------------------------------------------------------- */
+
+bool lower_varies(const LowerPlan *p, const Symbol *s)
+{
+    return p->opts.arithmetic_pure ? s->sub->varies : s->sub->varies_replaced;
+}
+
+bool lower_pure_library_function(const LowerPlan *p, const Symbol *f)
+{
+    return p->opts.arithmetic_pure && stdlib_is_arithmetic(f);
+}
 
 const LazyWriter *lower_lazy_read(const LowerPlan *p, const LowerNet *net, int bundle,
                                   const void *site)

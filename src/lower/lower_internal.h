@@ -56,6 +56,15 @@ typedef struct KnownArgs {
     int64_t value[64];
 } KnownArgs;
 
+/* SubrInfo.varies of the global subroutine, REDUCTION or WTA function s
+ * under these options: without arithmetic_pure a call of sigmoid,
+ * absReal, ... may reach a C file's version, which may count its calls or
+ * keep state, as any EXTERNAL code (SubrInfo.varies_replaced). */
+bool lower_varies(const LowerPlan *p, const Symbol *s);
+/* Whether f is one of the standard arithmetic functions and these options
+ * make them the library's (no effects, one result per argument). */
+bool lower_pure_library_function(const LowerPlan *p, const Symbol *f);
+
 /* Whether network subroutine s, with the network subroutines it calls on
  * ME, computes only with ME's own elements, its parameters and locals,
  * constants and free global functions (net_local.c); once per subroutine. */

@@ -66,7 +66,8 @@ bool lw_merge_has_calls(Lw *lw, const Type *t)
 
 /* Whether a MERGE procedure (with the object subroutines it calls) does
  * something besides computing its result: EXTERNAL code other than the
- * standard arithmetic functions (SubrInfo.varies: it may print, count,
+ * standard arithmetic functions, or any with -fno-builtin, where a C file
+ * may replace them (SubrInfo.varies: it may print, count,
  * keep state), or RANDOM.  The fold of a lane record (lw_lane_fold_body)
  * runs the lane MERGE on all 16 lanes in each of its four rounds, 64 runs
  * where the tree merges 15 pairs; that is right only for a MERGE that
@@ -86,7 +87,9 @@ static void vary_expr(AstWalk *w, Expr *e)
     if (e->kind == EXPR_UNARY && e->u.unary.op == OP_RANDOM)
         vw->varies = true;
     else if ((e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) && e->sym && e->sym->sub) {
-        if (e->sym->sub->varies || (e->sym->sub->external && !stdlib_is_arithmetic(e->sym)))
+        bool lib = vw->lw->opts.builtins; /* else a C file may replace sigmoid etc. */
+        if ((lib ? e->sym->sub->varies : e->sym->sub->varies_replaced) ||
+            (e->sym->sub->external && !(lib && stdlib_is_arithmetic(e->sym))))
             vw->varies = true;
         else if (e->kind == EXPR_OBJCALL)
             vary_subr(vw, e->sym);

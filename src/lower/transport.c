@@ -287,18 +287,6 @@ static void t_read(TCtx *c, const void *site, int line, int b, int e, const Stat
 
 /* ---- lazy expressions ---------------------------------------------------------------- */
 
-static bool is_pure_library_function(const Symbol *f)
-{
-    static const char *const names[] = {"sigmoid", "sigmoidPrime", "absReal", "signReal",
-                                        "minReal", "maxReal"};
-    if (!f || f->kind != SYM_FUNC || !f->sub->external)
-        return false;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(f->name, names[i]))
-            return true;
-    return false;
-}
-
 static bool lazy_expr_ok_at(LowerPlan *p, const Symbol *proc, const Expr *e, PtrVec *elems,
                             int depth);
 static bool effect_free_at(LowerPlan *p, const Expr *e, int depth);
@@ -391,7 +379,7 @@ static bool lazy_expr_ok_at(LowerPlan *p, const Symbol *proc, const Expr *e, Ptr
                lazy_expr_ok_at(p, proc, e->u.ternary.then_e, elems, depth) &&
                lazy_expr_ok_at(p, proc, e->u.ternary.else_e, elems, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym) && !pure_user_function(p, e->sym, depth, false))
+        if (!lower_pure_library_function(p, e->sym) && !pure_user_function(p, e->sym, depth, false))
             return false;
         for (int i = 0; i < e->u.call.args.len; i++)
             if (!lazy_expr_ok_at(p, proc, VEC_AT(e->u.call.args, i, Expr), elems, depth))
@@ -442,7 +430,7 @@ static bool effect_free_at(LowerPlan *p, const Expr *e, int depth)
                effect_free_at(p, e->u.ternary.then_e, depth) &&
                effect_free_at(p, e->u.ternary.else_e, depth);
     case EXPR_CALL:
-        if (!is_pure_library_function(e->sym) && !pure_user_function(p, e->sym, depth, true))
+        if (!lower_pure_library_function(p, e->sym) && !pure_user_function(p, e->sym, depth, true))
             return false;
         for (int i = 0; i < e->u.call.args.len; i++)
             if (!effect_free_at(p, VEC_AT(e->u.call.args, i, Expr), depth))

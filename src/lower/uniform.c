@@ -231,7 +231,7 @@ static bool u_expr(UCtx *c, UWalk *w, Expr *e)
            a global function that draws RANDOM numbers or calls such code,
            or that stores into a global variable (it may count its calls);
            each replicate's call is an effect of its own (it may print) */
-        if (e->sym && (e->sym->sub->varies || stores_global(c, e->sym))) {
+        if (e->sym && (lower_varies(c->p, e->sym) || stores_global(c, e->sym))) {
             c->effects = true;
             return true;
         }
@@ -522,7 +522,7 @@ static void u_objcall(UCtx *c, UWalk *w, Expr *call)
  * of their own. */
 static bool u_combine_varies(UCtx *c, const Stmt *s)
 {
-    if (!s->callee || !s->callee->sub || !s->callee->sub->varies)
+    if (!s->callee || !s->callee->sub || !lower_varies(c->p, s->callee))
         return false;
     c->effects = true;
     return true;

@@ -134,10 +134,13 @@ void sema_classify_central_agent(SemaInfo *si)
     close_over_callers(si, offsetof(SubrInfo, replicates), false);
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
-        if (is_global_subr(s) || is_combine_subr(s))
+        if (is_global_subr(s) || is_combine_subr(s)) {
             s->sub->varies = s->sub->uses_random || (s->sub->external && !stdlib_is_arithmetic(s));
+            s->sub->varies_replaced = s->sub->uses_random || s->sub->external;
+        }
     }
     close_over_callers(si, offsetof(SubrInfo, varies), true);
+    close_over_callers(si, offsetof(SubrInfo, varies_replaced), true);
     for (int i = 0; i < si->subrs.len; i++) {
         const Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (is_global_subr(s) && s->sub->called_in_init && s->sub->replicates)

@@ -134,7 +134,9 @@ static void plan_for(const char *conn_extra, const char *procs, const char *call
     fclose(m);
     ck_assert_msg(diag_error_count() == 0, "program not accepted:\n%s\n%s", msgs, text);
     free(msgs);
-    plan = lower_program(prog, arena, &(LowerOptions){.lanes = true, .fuse = fuse, .const_branch = fuse});
+    plan = lower_program(prog, arena,
+                         &(LowerOptions){.lanes = true, .fuse = fuse, .const_branch = fuse,
+                                         .arithmetic_pure = true});
     FILE *d = open_memstream(&dump, &dump_len);
     lower_dump(plan, d);
     fclose(d);
