@@ -33,6 +33,8 @@ check help sh -c "'$CUPITC' --help | grep -q 'usage: cupitc'"
 check program-help-set-variables sh -c "'$CUPITC' tests/run/set-globals.nn -o '$out/setg' && '$out/setg' --help | sed -n '/^variables of this program (--set NAME=VALUE):\$/,\$p' | grep -q '^  rate  *Real\$'"
 # ... and a Real --param default and range with the digits that give it back
 check program-help-param-digits sh -c "'$CUPITC' tests/run/param-help-digits.nn -o '$out/phd' && '$out/phd' --help | grep -q '^  rate  *Real, default 0.5, range 0.099999994 ... 1.0000001\$'"
+# -Wnarrow-shift is in -Wextra, not in -Wall (tests/errors/warn-narrow-shift)
+check wall-without-narrow-shift "$CUPITC" -fsyntax-only -Wall -Werror tests/errors/warn-narrow-shift.nn
 check version sh -c "'$CUPITC' --version | grep -q '^cupitc '"
 check bad-option status_is 2 "$CUPITC" --frobnicate "$prog"
 check no-input status_is 2 "$CUPITC"

@@ -283,6 +283,9 @@ typedef struct SemaInfo {
     PtrVec inf_reals;  /* Expr*: real denoters beyond the Real range and
                           constant expressions that overflow Real, which
                           are the Real infinity (-Wall warns) */
+    PtrVec narrow_shifts; /* Expr*: `1 LSHIFT k` with a denoter on the left and
+                          a count not known: Int1 or Int2, the denoter's
+                          type, which wraps early (-Wall warns) */
     Symbol *program;   /* the procedure `program`, NULL if missing */
     bool init_replicates; /* an initializer of a global object calls a
                              subroutine that may REPLICATE a network */
@@ -302,7 +305,9 @@ enum {
     SEMA_WARN_UNUSED_PARAMETER = 1u << 2,   /* -Wunused-parameter */
     SEMA_WARN_MERGE_ACCUMULATES = 1u << 3,  /* -Wmerge-accumulates */
     SEMA_WARN_REAL_INFINITY = 1u << 4,      /* -Wreal-infinity */
-    SEMA_WARN_ALL = (1u << 5) - 1,          /* -Wall, -Wextra */
+    SEMA_WARN_NARROW_SHIFT = 1u << 5,       /* -Wnarrow-shift (-Wextra) */
+    SEMA_WARN_ALL = (1u << 5) - 1,          /* -Wall */
+    SEMA_WARN_EXTRA = (1u << 6) - 1,        /* -Wextra: -Wall and narrow-shift */
 };
 /* The bits of warning NAME (the text after -W or -Wno-: "unused-variable",
  * "unused" for the three unused-* ones, "all", "extra"); 0 if there is no

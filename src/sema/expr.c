@@ -603,6 +603,13 @@ static Type *binary_expr(Ctx *c, Expr *e)
     e->type = t;
     e->cat = VC_VALUE;
     sema_fold(c, e);
+    /* a LSHIFT has the type of its left operand: of a denoter like 1,
+       Int1, so `1 LSHIFT k` wraps beyond 127 (-Wnarrow-shift) */
+    if (op == OP_LSHIFT && !e->is_const && (t->kind == TY_INT1 || t->kind == TY_INT2) &&
+        (l->kind == EXPR_INT || (l->kind == EXPR_UNARY && l->u.unary.op == OP_NEG &&
+                                 l->u.unary.operand->kind == EXPR_INT)) &&
+        !c->dead)
+        vec_push(c->si->arena, &c->si->narrow_shifts, e);
     return e->type;
 }
 

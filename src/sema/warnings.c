@@ -18,7 +18,11 @@
  *   -Wreal-infinity          a real denoter beyond the largest Real
  *                            (1.0e39), or a constant expression that
  *                            overflows Real (1.0e38 * 10.0): its value is
- *                            infinity (docs/lexical.md) */
+ *                            infinity (docs/lexical.md)
+ *   -Wnarrow-shift           (-Wextra only: `1 LSHIFT i` in a loop to 3 is
+ *                            fine) `1 LSHIFT k` with k not constant: its
+ *                            type is the left operand's, Int1 for the
+ *                            denoter 1 (§9), so it wraps beyond 127 */
 #include <string.h>
 
 #include "sema_internal.h"
@@ -206,7 +210,7 @@ unsigned sema_warning_flags(const char *name)
 {
     static const struct { const char *name; unsigned flags; } names[] = {
         {"all", SEMA_WARN_ALL},
-        {"extra", SEMA_WARN_ALL},
+        {"extra", SEMA_WARN_EXTRA},
         {"unused", SEMA_WARN_UNUSED_VARIABLE | SEMA_WARN_UNUSED_BUT_SET |
                    SEMA_WARN_UNUSED_PARAMETER},
         {"unused-variable", SEMA_WARN_UNUSED_VARIABLE},
@@ -214,6 +218,7 @@ unsigned sema_warning_flags(const char *name)
         {"unused-parameter", SEMA_WARN_UNUSED_PARAMETER},
         {"merge-accumulates", SEMA_WARN_MERGE_ACCUMULATES},
         {"real-infinity", SEMA_WARN_REAL_INFINITY},
+        {"narrow-shift", SEMA_WARN_NARROW_SHIFT},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i].name) == 0)
@@ -245,5 +250,12 @@ void sema_warnings(Program *prog, unsigned which)
             diag_warning(e->loc, "real denoter '%s' is beyond the largest Real (3.4028235e+38): "
                          "its value is infinity [-Wreal-infinity]",
                          e->u.real_lit.spelling ? e->u.real_lit.spelling : "?");
+    }
+    for (int i = 0; (which & SEMA_WARN_NARROW_SHIFT) && i < si->narrow_shifts.len; i++) {
+        const Expr *e = VEC_AT(si->narrow_shifts, i, Expr);
+        bool one = e->type->kind == TY_INT1;
+        diag_warning(e->loc, "this LSHIFT has type %s, the type of its left operand (a "
+                     "denoter): it wraps beyond %d; write Int (...) LSHIFT ... for an Int "
+                     "[-Wnarrow-shift]", e->type->name, one ? 127 : 32767);
     }
 }
