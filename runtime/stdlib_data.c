@@ -325,6 +325,8 @@ static char *csv_to_fann(const char *path, char *text, size_t *len)
 static void dataset_load(dataset *ds, const char *name)
 {
     name = rt_lib_str(name);
+    if (!*name) /* no --data NAME=FILE can name it either */
+        rt_error(rt_lib_where(), "cannot read a data file: the data set's name is empty");
     const char *path = rt_data_file(name);
     reader r = { path, NULL, NULL, 1 };
     size_t len = 0;
@@ -479,8 +481,8 @@ static void check_capacity(const cp_io *area, cp_int howmany, int32_t per,
                  (int)area->per_rep, (int)per);
     if ((int64_t)howmany * per > area->count)
         rt_error(where, "%s: %d example%s not fit the I/O area %s "
-                 "(%d values)", who, (int)howmany, howmany == 1 ? " does" : "s do", which,
-                 (int)area->count);
+                 "(%d value%s)", who, (int)howmany, howmany == 1 ? " does" : "s do", which,
+                 (int)area->count, area->count == 1 ? "" : "s");
 }
 
 /* Copies examples (firstI + r) mod n into replicate r, r < howmany. */

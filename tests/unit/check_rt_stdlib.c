@@ -351,14 +351,17 @@ static void io_before_open(void *a)
     initIOareasxRxR(&in, &out, 2);
 }
 
+/* More examples than the areas hold: a data file, the replicates of the
+ * areas and the examples asked for. */
+typedef struct { const char *path; cp_int reps, howmany; } Overfill;
 static void too_many_examples(void *a)
 {
-    (void)a;
+    const Overfill *o = a;
     cp_int ii, ri, io, ro, n, first = 0;
-    openDatafile(bad_path, &ii, &ri, &io, &ro, &n);
+    openDatafile(o->path, &ii, &ri, &io, &ro, &n);
     cp_io in = { 0 }, out = { 0 };
-    initIOareasxRxR(&in, &out, 2);
-    getExamplesxRxR(&in, &out, 3, &first);
+    initIOareasxRxR(&in, &out, o->reps);
+    getExamplesxRxR(&in, &out, o->howmany, &first);
 }
 
 static void zero_replicates(void *a)
@@ -389,7 +392,11 @@ START_TEST(test_stdlib_io_area_errors)
 {
     bad_path = write_file("ok.data", three_examples);
     ck_assert_rt_error(io_before_open, NULL, "initIOareasxRxR called before openDatafile");
-    ck_assert_rt_error(too_many_examples, NULL, "getExamplesxRxR: 3 examples do not fit the I/O area for the inputs (4 values)");
+    Overfill three = {bad_path, 2, 3};
+    ck_assert_rt_error(too_many_examples, &three, "getExamplesxRxR: 3 examples do not fit the I/O area for the inputs (4 values)");
+    /* write_file's path is the same buffer: bad_path is one.data from here on */
+    Overfill one = {write_file("one.data", "2 1 1\n0\n1\n1\n0\n"), 1, 2};
+    ck_assert_rt_error(too_many_examples, &one, "getExamplesxRxR: 2 examples do not fit the I/O area for the inputs (1 value)");
     ck_assert_rt_error(zero_replicates, NULL, "initIOareasxRxR: the replicate count must be at least 1, not 0");
     ck_assert_rt_error(zero_per_replicate_at_call, NULL, "x.nn:15: run-time error: initIOareaxR: the values per replicate must be at least 1, not 0");
     /* called from C without a position: the program name, as before */
