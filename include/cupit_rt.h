@@ -159,6 +159,11 @@ void rt_set_param_docs(const rt_param_doc *docs, int n);
  * instead of ending the program, also at an epoch reported before the
  * program first asked (docs/running.md). */
 void rt_set_asks_training_done(void);
+/* Called by generated code before rt_init when its parallel code (object
+ * subroutines, MERGE procedures and the free subroutines they call) may
+ * evaluate RANDOM: with --deterministic the runtime's merges then run the
+ * MERGE procedures serially too, as the generated loops do (running.md). */
+void rt_set_random_in_parallel(void);
 /* The global variables --set NAME=VALUE may change: Int (Int, Int2, Int1),
  * Real and Bool VAR objects, in definition order. */
 typedef enum rt_global_kind {

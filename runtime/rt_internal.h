@@ -55,6 +55,12 @@ typedef struct rt_options {
 
 extern rt_options rt_opt;
 
+/* --deterministic in a program whose parallel code may draw RANDOM
+ * (rt_set_random_in_parallel): loops of the runtime that run the program's
+ * MERGE procedures stay serial, so that the draws come in one order from
+ * one stream whatever the thread count. */
+bool rt_random_serial(void);
+
 /* Fills rt_opt from argv and the environment; returns 0, or the exit status
  * for --help (0 after printing usage) / a bad option (2, after a message).
  * `done` is set when the program must stop (help or error). */

@@ -397,7 +397,9 @@ static void for_all_records(const rt_net *net, lane_op op, rt_srcpos where)
         st->lane_tree = op != OP_FILL && st->merge && st->lane->merge && k >= RT_LANES;
         work += (int64_t)st->n * record_work(net, op, st);
     }
-    if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2) {
+    /* serial also where the MERGE procedures draw RANDOM under
+       --deterministic: one stream, one order, for every thread count */
+    if (work < 2 * RT_LANE_GRAIN || rt_threads() < 2 || rt_random_serial()) {
         char *tmp = rt_alloc(where, tmp_bytes);
         for (int32_t s = 0; s < ns; s++)
             for (int32_t c = 0; c < chunks(&sets[s]); c++)

@@ -563,6 +563,19 @@ bool rt_deterministic(void)
     return rt_opt.deterministic;
 }
 
+/* set before rt_init, so kept apart from rt_opt */
+static bool random_in_parallel;
+
+void rt_set_random_in_parallel(void)
+{
+    random_in_parallel = true;
+}
+
+bool rt_random_serial(void)
+{
+    return random_in_parallel && rt_opt.deterministic;
+}
+
 int64_t rt_par_work(void)
 {
     return rt_opt.par_work;

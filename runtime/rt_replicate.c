@@ -118,10 +118,11 @@ static void expand(rt_net *net, int32_t k, rt_srcpos where)
     copy_to_all(net);
 }
 
-/* Whether pairs x n merge calls are worth a parallel region. */
+/* Whether pairs x n merge calls are worth a parallel region (and may run
+ * in one: not MERGE procedures that draw RANDOM under --deterministic). */
 static bool par(int32_t pairs, int32_t n)
 {
-    return rt_threads() > 1 && (int64_t)pairs * n >= 2 * RT_GRAIN;
+    return rt_threads() > 1 && (int64_t)pairs * n >= 2 * RT_GRAIN && !rt_random_serial();
 }
 
 /* The records of node group (nodes) or bundle (!nodes) x in a replicate. */

@@ -209,6 +209,8 @@ static void program_start(Lw *lw, IrStmt *body, const Start *st, IrExpr *name, I
         call_ext(lw, body, "rt_set_global_docs", IR_ARGS(ir_ref(m, st->settable), ir_i32(m, st->nset)));
     if (calls_training_done(lw))
         call_ext(lw, body, "rt_set_asks_training_done", 0, NULL);
+    if (m->random_in_parallel) /* the runtime's merges run MERGE procedures */
+        call_ext(lw, body, "rt_set_random_in_parallel", 0, NULL);
     call_ext(lw, body, "rt_init", IR_ARGS(ir_ref(m, argc), ir_ref(m, argv), name));
     IrStmt *e = ir_s(m, IRS_EVAL, (Loc){0});
     e->a = ir_call(m, st->init, 0, NULL);

@@ -142,6 +142,52 @@ START_TEST(test_merge_independent_of_threads)
 }
 END_TEST
 
+/* A group whose MERGE notes whether it ran inside a parallel region. */
+static int merged_in_parallel;
+
+static void tnode_merge_noting(void *me, const void *you)
+{
+    if (omp_in_parallel())
+        __atomic_store_n(&merged_in_parallel, 1, __ATOMIC_RELAXED);
+    tnode_merge(me, you);
+}
+
+static const rt_group_desc noting_groups[] = {
+    { "hid", sizeof(tnode), tnode_init, tnode_merge_noting, false, 0, {0}, NULL, 0 },
+};
+static const rt_net_desc noting_desc = {
+    "net", sizeof(tnet), tnet_init, tnet_merge, 1, noting_groups, 0, NULL, false, {0}, NULL, 0,
+};
+
+/* Whether MERGE of 2 replicates of 70000 nodes (above the grain) on 4
+ * threads ran a MERGE procedure in a parallel region. */
+static bool merges_in_parallel(bool deterministic)
+{
+    rt_net big;
+    rt_net_create(&big, &noting_desc, HERE);
+    rt_extend(&big, 0, 70000, HERE);
+    omp_set_num_threads(4);
+    rt_opt.deterministic = deterministic;
+    merged_in_parallel = 0;
+    rt_replicate(&big, 2, 2, false, 0, HERE);
+    rt_merge(&big, HERE);
+    rt_opt.deterministic = false;
+    rt_net_destroy(&big);
+    return merged_in_parallel != 0;
+}
+
+/* --deterministic keeps MERGE procedures serial only in a program whose
+ * parallel code may draw RANDOM: each thread has its own stream. */
+START_TEST(test_merge_serial_for_random_deterministic)
+{
+    ck_assert(merges_in_parallel(false));
+    ck_assert(merges_in_parallel(true));
+    rt_set_random_in_parallel();
+    ck_assert(merges_in_parallel(false));
+    ck_assert(!merges_in_parallel(true));
+}
+END_TEST
+
 START_TEST(test_merge_in_state_u_is_noop)
 {
     fill(plus_one);
@@ -226,6 +272,7 @@ static Suite *replicate_suite(void)
     tcase_add_test(tc, test_replicate_into_one_merges);
     tcase_add_test(tc, test_merge_equals_serial_sum);
     tcase_add_test(tc, test_merge_independent_of_threads);
+    tcase_add_test(tc, test_merge_serial_for_random_deterministic);
     tcase_add_test(tc, test_merge_in_state_u_is_noop);
     tcase_add_test(tc, test_choose_replicates);
     tcase_add_test(tc, test_replicate_interval_uses_rule);
