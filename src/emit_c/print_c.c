@@ -630,7 +630,8 @@ static const char *netinfo(Pc *p, const IrExpr *e)
     case IRN_BY_SRC: return fmt(p, "%s->bundles[%s].by_src[%s]", n, x, y);
     case IRN_SRC_NODE: return fmt(p, "%s->bundles[%s].src_node[%s]", n, x, y);
     case IRN_DST_NODE: return fmt(p, "%s->bundles[%s].dst_node[%s]", n, x, y);
-    case IRN_ANY_DEAD: return fmt(p, "%s->bundles[%s].any_dead", n, x);
+    case IRN_ANY_DEAD: /* set by other threads of a group call: an atomic load */
+        return fmt(p, "__atomic_load_n(&%s->bundles[%s].any_dead, __ATOMIC_RELAXED)", n, x);
     case IRN_DEAD: return fmt(p, "%s->bundles[%s].dead[%s]", n, x, y);
     case IRN_BUNDLE: return fmt(p, "(&%s->bundles[%s])", n, x);
     case IRN_NCONN: return fmt(p, "%s->bundles[%s].nconn", n, x);
@@ -883,9 +884,21 @@ static void for_range(Pc *p, const IrStmt *s)
     emit_close(p->out, "%s", "");
 }
 
+/* A loop over the connections of one node at one interface.  Where it
+ * skips connections marked for deletion, it reads the bundle's any_dead
+ * flag once, before the loop, and as an atomic load: other threads of the
+ * group call set it (rt_request_conn_replicate) while this one runs, and a
+ * plain read of it would be a data race.  The loop's own marks are of
+ * connections it has passed already. */
 static void for_conns(Pc *p, const IrStmt *s)
 {
     const char *net = primary(p, s->a), *node = expr(p, s->b), *k = s->var->name;
+    const char *any = fmt(p, "%sdead_", k);
+    if (s->skip_dead) {
+        emit_open(p->out, "%s", "");
+        emit(p->out, "const bool %s = __atomic_load_n(&%s->bundles[%d].any_dead, __ATOMIC_RELAXED);",
+             any, net, s->g);
+    }
     if (!s->out) {
         emit_open(p->out, "for (int32_t %s = %s->bundles[%d].dst_start[%s]; %s < %s->bundles[%d].dst_start[%s + 1]; %s++)",
                   k, net, s->g, node, k, net, s->g, node, k);
@@ -896,10 +909,11 @@ static void for_conns(Pc *p, const IrStmt *s)
         emit(p->out, "const int32_t %s = %s->bundles[%d].by_src[%s];", k, net, s->g, j);
     }
     if (s->skip_dead)
-        emit(p->out, "if (%s->bundles[%d].any_dead && %s->bundles[%d].dead[%s]) continue;", net,
-             s->g, net, s->g, k);
+        emit(p->out, "if (%s && %s->bundles[%d].dead[%s]) continue;", any, net, s->g, k);
     body_of(p, s->then);
     emit_close(p->out, "%s", "");
+    if (s->skip_dead)
+        emit_close(p->out, "%s", "");
 }
 
 static void for_stmt(Pc *p, const IrStmt *s)
