@@ -437,7 +437,9 @@ const char *rt_param_value(const char *name)
 {
     for (int i = 0; i < rt_opt.nparams; i++)
         if (strcmp(rt_opt.params[i].name, name) == 0) {
-            rt_opt.params[i].used = true;
+            /* intParam and realParam may run in parallel code: the
+               threads of a group call all store here */
+            __atomic_store_n(&rt_opt.params[i].used, true, __ATOMIC_RELAXED);
             return rt_opt.params[i].value;
         }
     return NULL;
