@@ -456,20 +456,32 @@ static struct {
 } inputs[RT_MAX_INPUTS];
 static int ninputs;
 
-void rt_note_input(const char *path, const char *what, bool data)
+/* The table is written when a data set is opened and read when an output
+ * file is opened; both may happen in parallel code (openDatafile and
+ * protocolError in node procedures, under different locks of their own),
+ * so its own lock guards it. */
+static void note_input(const struct stat *st, const char *path, const char *what, bool data)
 {
-    struct stat st;
-    if (ninputs == RT_MAX_INPUTS || stat(path, &st) != 0)
+    if (ninputs == RT_MAX_INPUTS)
         return;
     for (int i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
             return;
-    inputs[ninputs].dev = st.st_dev;
-    inputs[ninputs].ino = st.st_ino;
+    inputs[ninputs].dev = st->st_dev;
+    inputs[ninputs].ino = st->st_ino;
     snprintf(inputs[ninputs].path, sizeof inputs[ninputs].path, "%s", path);
     snprintf(inputs[ninputs].what, sizeof inputs[ninputs].what, "%s", what);
     inputs[ninputs].data = data;
     ninputs++;
+}
+
+void rt_note_input(const char *path, const char *what, bool data)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return;
+#pragma omp critical(rt_inputs)
+    note_input(&st, path, what, data);
 }
 
 _Noreturn static void refuse_output(const char *path, const char *what, const char *input,
@@ -478,6 +490,9 @@ _Noreturn static void refuse_output(const char *path, const char *what, const ch
     fflush(stdout);
     fprintf(stderr, "%s: the %s '%s' is the input file '%s' (%s); refusing to "
             "overwrite it\n", rt_opt.program, what, path, input, input_what);
+    /* protocolError may run in parallel code: as in rt_error */
+    if (omp_in_parallel())
+        _exit(RT_EXIT_USAGE);
     exit(RT_EXIT_USAGE);
 }
 
@@ -486,10 +501,14 @@ void rt_check_output(const char *path, const char *what, bool aliases, bool data
     struct stat out, st;
     if (stat(path, &out) != 0)
         return; /* not there yet: no input either */
-    for (int i = 0; i < ninputs; i++)
+    int hit = -1;
+#pragma omp critical(rt_inputs)
+    for (int i = 0; i < ninputs && hit < 0; i++)
         if ((inputs[i].data || !data_only) && inputs[i].dev == out.st_dev &&
             inputs[i].ino == out.st_ino)
-            refuse_output(path, what, inputs[i].path, inputs[i].what);
+            hit = i;
+    if (hit >= 0) /* entries are never changed once written */
+        refuse_output(path, what, inputs[hit].path, inputs[hit].what);
     for (int i = 0; aliases && i < rt_opt.naliases; i++)
         if (stat(rt_opt.aliases[i].file, &st) == 0 && st.st_dev == out.st_dev &&
             st.st_ino == out.st_ino) {
