@@ -3,6 +3,7 @@
 #   make              build build/bin/cupitc and build/lib/cupit/libcupitrt.a
 #   make check        run every test (unit, golden, end-to-end, sanitizer fuzz)
 #   make check-asan   only the AddressSanitizer/UBSan robustness run
+#   make check-tsan   data races: tests/run programs under ThreadSanitizer (clang)
 #   make fuzz-diff N=100 SEED=1 JOBS=2   the differential tester on generated programs
 #   make fuzz FUZZ_SECONDS=600 FUZZ_JOBS=2  coverage-guided fuzzing of the compiler (clang)
 #   make install PREFIX=/dir
@@ -58,7 +59,7 @@ RT_INC_DIR   := $(BUILD)/include/cupit
 UNIT_SRC      := $(wildcard tests/unit/check_*.c)
 UNIT_BIN      := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean check check-asan install uninstall examples demo bench bench-parse bench-bounds tools fuzz-diff fuzz
+.PHONY: all clean check check-asan check-tsan install uninstall examples demo bench bench-parse bench-bounds tools fuzz-diff fuzz
 .DELETE_ON_ERROR:
 
 all: tools $(CUPITC) $(LIBRT) $(LIBRT_SERIAL) runtime-headers
@@ -142,6 +143,11 @@ check-asan:
 	$(MAKE) BUILD=build/asan OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
 	@CUPITC=build/asan/bin/cupitc sh tests/fuzz/run-fuzz.sh
+
+# Data races: the runtime and every tests/run program built with
+# ThreadSanitizer (clang, LLVM's libomp with archer), every loop parallel.
+check-tsan: all
+	@CUPITC=$(CUPITC) BUILD=$(BUILD) sh tests/tsan/run-tsan.sh
 
 # Coverage-guided fuzzing (libFuzzer, clang): the whole compiler without the
 # C compiler, and a second harness that also compiles the generated C.
