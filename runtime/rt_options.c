@@ -422,7 +422,7 @@ const char *rt_data_file(const char *name)
 {
     for (int i = 0; i < rt_opt.naliases; i++)
         if (strcmp(rt_opt.aliases[i].name, name) == 0) {
-            rt_opt.aliases[i].used = true;
+            __atomic_store_n(&rt_opt.aliases[i].used, true, __ATOMIC_RELAXED);
             return rt_opt.aliases[i].file;
         }
     return name;
@@ -609,16 +609,18 @@ int rt_threads(void)
 }
 
 /* What rt_finish reports: the summary, unused options, whether standard
- * output was written; its exit status. */
+ * output was written; its exit status.  Also called in parallel code (by
+ * protocolError at --max-epochs), while other threads may still mark
+ * options used: the marks are read atomically. */
 static int finish_reports(void)
 {
     rt_protocol_finish();
     for (int i = 0; i < rt_opt.nparams; i++)
-        if (!rt_opt.params[i].used)
+        if (!__atomic_load_n(&rt_opt.params[i].used, __ATOMIC_RELAXED))
             fprintf(stderr, "%s: warning: --param %s was not used by the program\n",
                     rt_opt.program, rt_opt.params[i].name);
     for (int i = 0; i < rt_opt.naliases; i++)
-        if (!rt_opt.aliases[i].used)
+        if (!__atomic_load_n(&rt_opt.aliases[i].used, __ATOMIC_RELAXED))
             fprintf(stderr, "%s: warning: --data %s=%s was not used: the program opened no "
                     "data set named \"%s\"\n", rt_opt.program, rt_opt.aliases[i].name,
                     rt_opt.aliases[i].file, rt_opt.aliases[i].name);
