@@ -567,6 +567,11 @@ void rt_init(int argc, char **argv, const char *program_name)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (rt_opt.threads > 0)
         omp_set_num_threads(rt_opt.threads);
+    /* every parallel loop on the whole team, also under OMP_DYNAMIC=true:
+       libgomp would size each team by the load average, and RANDOM in
+       parallel code would then draw per thread of a team the load chose,
+       not reproducible for the seed and thread count (running.md) */
+    omp_set_dynamic(0);
     rt_set_memory_limit(rt_opt.memory_limit);
     rt_random_setup(rt_opt.seed);
 }

@@ -10,3 +10,4 @@ int omp_get_max_threads(void) { return 1; }
 int omp_get_num_threads(void) { return 1; }
 int omp_get_thread_num(void) { return 0; }
 void omp_set_num_threads(int n) { (void)n; }
+void omp_set_dynamic(int d) { (void)d; }

@@ -286,6 +286,19 @@ START_TEST(test_options_omp_num_threads)
 }
 END_TEST
 
+/* OMP_DYNAMIC=true would let libgomp size each team by the load, and
+   RANDOM in parallel code draw per thread of a team the load chose: rt_init
+   keeps the team size fixed. */
+START_TEST(test_options_no_dynamic_teams)
+{
+    omp_set_dynamic(1);
+    INIT("--threads", "3");
+    ck_assert_int_eq(omp_get_dynamic(), 0);
+    ck_assert_int_eq(rt_threads(), 3);
+    ck_assert_int_eq(rt_finish(), 0);
+}
+END_TEST
+
 static void unused_param(void *a)
 {
     (void)a;
@@ -421,6 +434,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_bad_environment);
     tcase_add_test(tc, test_options_bad_environment_data);
     tcase_add_test(tc, test_options_omp_num_threads);
+    tcase_add_test(tc, test_options_no_dynamic_teams);
     tcase_add_test(tc, test_options_seed_full_range);
     tcase_add_test(tc, test_options_unused_param_warning);
     tcase_add_test(tc, test_options_set_globals);
