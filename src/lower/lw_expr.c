@@ -892,6 +892,10 @@ void lw_args(Lw *lw, const Symbol *subr, PtrVec *args, PtrVec *out)
                                                         lw_lane_idx(lw))));
                 } else if (ca_val) {
                     x = ir_temp_addr(m, ca_val);
+                } else if (lane && k == TY_CONNECTION && a->cat != VC_OBJECT) {
+                    /* a connection value (a constructor, c ? Cx (1) : Cx (2)):
+                       a plain record already, one per lane */
+                    x = ir_temp_addr(m, lw_expr_as(lw, a, p->type));
                 } else if (lane && k == TY_CONNECTION) {
                     lw_unsupported(lw, a->loc, "a connection argument of an EXTERNAL subroutine "
                                                "in replicated network code");
