@@ -64,11 +64,14 @@ bool lw_merge_has_calls(Lw *lw, const Type *t)
     return false;
 }
 
-/* Whether a MERGE procedure (with the object subroutines it calls) does
- * something besides computing its result: EXTERNAL code other than the
- * standard arithmetic functions, or any with -fno-builtin, where a C file
- * may replace them (SubrInfo.varies: it may print, count,
- * keep state), or RANDOM.  The fold of a lane record (lw_lane_fold_body)
+/* Whether a MERGE procedure (with the object and global subroutines it
+ * calls) does something besides computing its result: EXTERNAL code other
+ * than the standard arithmetic functions, or any with -fno-builtin, where
+ * a C file may replace them (SubrInfo.varies: it may print, count,
+ * keep state), RANDOM, or a store into a global variable (an assignment,
+ * a FOR variable, a REDUCTION target, a VAR argument, an object procedure
+ * or a function that changes its ME called on it: it may count the
+ * merges too).  The fold of a lane record (lw_lane_fold_body)
  * runs the lane MERGE on all 16 lanes in each of its four rounds, 64 runs
  * where the tree merges 15 pairs; that is right only for a MERGE that
  * does nothing else. */
@@ -81,6 +84,24 @@ typedef struct VaryWalk {
 
 static void vary_subr(VaryWalk *vw, const Symbol *s);
 
+/* Whether the object e is (part of) a global variable: g, g.e, g[i]. */
+static bool global_root(const Expr *e)
+{
+    while (e->kind == EXPR_SELECT || e->kind == EXPR_SUBSCRIPT)
+        e = e->kind == EXPR_SELECT ? e->u.select.obj : e->u.subscript.obj;
+    return e->kind == EXPR_NAME && e->sym && e->sym->is_global &&
+           (e->sym->kind == SYM_VAR || e->sym->kind == SYM_IO);
+}
+
+static bool global_var_arg(const Symbol *callee, const PtrVec *args)
+{
+    for (int i = 0; i < args->len && i < callee->sub->params.len; i++)
+        if (VEC_AT(callee->sub->params, i, Symbol)->access == ACCESS_VAR &&
+            global_root(VEC_AT(*args, i, Expr)))
+            return true;
+    return false;
+}
+
 static void vary_expr(AstWalk *w, Expr *e)
 {
     VaryWalk *vw = (VaryWalk *)w;
@@ -88,12 +109,24 @@ static void vary_expr(AstWalk *w, Expr *e)
         vw->varies = true;
     else if ((e->kind == EXPR_CALL || e->kind == EXPR_OBJCALL) && e->sym && e->sym->sub) {
         bool lib = vw->lw->opts.builtins; /* else a C file may replace sigmoid etc. */
+        bool obj = e->kind == EXPR_OBJCALL;
         if ((lib ? e->sym->sub->varies : e->sym->sub->varies_replaced) ||
-            (e->sym->sub->external && !(lib && stdlib_is_arithmetic(e->sym))))
+            (e->sym->sub->external && !(lib && stdlib_is_arithmetic(e->sym))) ||
+            global_var_arg(e->sym, obj ? &e->u.objcall.args : &e->u.call.args) ||
+            (obj && (e->sym->kind == SYM_OBJPROC || e->sym->sub->changes_me) &&
+             global_root(e->u.objcall.obj)))
             vw->varies = true;
-        else if (e->kind == EXPR_OBJCALL)
+        else
             vary_subr(vw, e->sym);
     }
+}
+
+static void vary_stmt(AstWalk *w, Stmt *s)
+{
+    if ((s->kind == STMT_ASSIGN && global_root(s->u.assign.target)) ||
+        (s->kind == STMT_FOR && global_root(s->u.for_.var)) ||
+        (s->kind == STMT_REDUCTION && global_root(s->u.reduction.into)))
+        ((VaryWalk *)w)->varies = true;
 }
 
 static void vary_subr(VaryWalk *vw, const Symbol *s)
@@ -112,7 +145,7 @@ static void vary_subr(VaryWalk *vw, const Symbol *s)
 
 bool lw_merge_varies(Lw *lw, const Symbol *merge)
 {
-    VaryWalk vw = {.walk = {.expr = vary_expr}, .lw = lw};
+    VaryWalk vw = {.walk = {.expr = vary_expr, .stmt = vary_stmt}, .lw = lw};
     vary_subr(&vw, merge);
     return vw.varies;
 }
