@@ -68,6 +68,10 @@ struct Parser {
                              (block_nested_def); line 0 if none */
     int last_tok;         /* the token before the current one, and where */
     Loc last_loc;
+    int before_tok;       /* the token before last_tok, and its name if it
+                             is an identifier (syntax error hints) */
+    const char *before_text;
+    const char *last_text;
     Loc else_if;          /* an ELSE right before IF in the top-level
                              definition being parsed; line 0 if none */
     bool pending;         /* a token held back by yylex for the next call */
@@ -762,8 +766,11 @@ static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
     }
     if (t == TK_IF && p->last_tok == TK_ELSE)
         p->else_if = p->last_loc;
+    p->before_tok = p->last_tok;
+    p->before_text = p->last_text;
     p->last_tok = t;
     p->last_loc = *loc;
+    p->last_text = t == TK_LIDENT ? val->tok.text : NULL;
     p->lex.prev = t;
     return t;
 }
@@ -1041,6 +1048,37 @@ static const char *describe_lookahead(Parser *p, yysymbol_kind_t la)
     return arena_printf(p->arena, "%s '%.*s'", name, n, p->lex.tok);
 }
 
+/* The keyword that the lower-case identifier `word` spells in lower case
+   ("procedure" -> "'PROCEDURE'"), or NULL.  Words that are good names as
+   well (the interfaces `in` and `out`, `index`, `max`, ...) are left out:
+   an error right after one of them has another cause. */
+static const char *lower_keyword(const char *word)
+{
+    static const char *const names[] = {"in", "out", "io", "me", "you", "index", "min",
+                                        "max", "random", "by", "into", "from", "of", "to"};
+    char quoted[24];
+    size_t n = word ? strlen(word) : 0;
+    if (n < 2 || n + 3 > sizeof quoted)
+        return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(word, names[i]) == 0)
+            return NULL;
+    quoted[0] = '\'';
+    for (size_t i = 0; i < n; i++) {
+        if (word[i] < 'a' || word[i] > 'z')
+            return NULL;
+        quoted[i + 1] = (char)(word[i] - 'a' + 'A');
+    }
+    quoted[n + 1] = '\'';
+    quoted[n + 2] = '\0';
+    for (int k = 0; k < YYNTOKENS; k++) {
+        const char *name = yysymbol_name((yysymbol_kind_t)k);
+        if (strcmp(name, quoted) == 0)
+            return name;
+    }
+    return NULL;
+}
+
 static bool has_token(const yysymbol_kind_t *set, int n, int token)
 {
     for (int i = 0; i < n; i++)
@@ -1088,6 +1126,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 
     const char *hint = "";
     yysymbol_kind_t la = yypcontext_token(ctx);
+    /* `procedure program () is`, `if x = 1 then`: a keyword in lower case
+       is an identifier; the error comes at it or right after it. */
+    const char *lower_kw = NULL, *lower_word = NULL;
+    if (p->before_tok == TK_LIDENT && (lower_kw = lower_keyword(p->before_text)) != NULL)
+        lower_word = p->before_text;
+    else if (la == YYTRANSLATE(TK_LIDENT) && (lower_kw = lower_keyword(p->last_text)) != NULL)
+        lower_word = p->last_text;
     bool operand_expected = has_token(expected, n, TK_INTDEN);
     /* The precedence hints are for an operator right after a complete
      * operand (`a < b < c`). Where a name may come next, the parser is
@@ -1095,7 +1140,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
      * and the operator token simply does not belong there. */
     bool after_operand = !operand_expected && !has_token(expected, n, TK_LIDENT)
                          && !has_token(expected, n, TK_UIDENT);
-    if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
+    if (lower_kw)
+        hint = arena_printf(p->arena, " (keywords are upper case: write %s, not '%s')",
+                            lower_kw, lower_word);
+    else if (p->before_tok == TK_END
+             && (la == YYTRANSLATE(TK_FOR) || la == YYTRANSLATE(TK_WHILE)))
+        hint = " (loops end with 'END' or 'END REPEAT')";
+    else if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
                              || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
                              || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))
         hint = " (the operand of a unary operator is a primary: use parentheses)";
