@@ -69,7 +69,7 @@ struct Parser {
     int last_tok;         /* the token before the current one, and where */
     Loc last_loc;
     int before_tok;       /* the token before last_tok, and its name if it
-                             is an identifier (syntax error hints) */
+                             is a name (syntax error hints) */
     const char *before_text;
     const char *last_text;
     Loc else_if;          /* an ELSE right before IF in the top-level
@@ -770,7 +770,7 @@ static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
     p->before_text = p->last_text;
     p->last_tok = t;
     p->last_loc = *loc;
-    p->last_text = t == TK_LIDENT ? val->tok.text : NULL;
+    p->last_text = t == TK_LIDENT || t == TK_UIDENT ? val->tok.text : NULL;
     p->lex.prev = t;
     return t;
 }
@@ -1143,6 +1143,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     if (lower_kw)
         hint = arena_printf(p->arena, " (keywords are upper case: write %s, not '%s')",
                             lower_kw, lower_word);
+    else if (la == YYTRANSLATE(TK_LIDENT) && p->before_tok == TK_UIDENT && p->before_text
+             && p->last_text && has_token(expected, n, TK_VAR) && has_token(expected, n, TK_CONST))
+        hint = arena_printf(p->arena, " (a data object is declared with VAR, CONST or IO "
+                            "after its type: '%s VAR %s')", p->before_text, p->last_text);
     else if (p->before_tok == TK_END
              && (la == YYTRANSLATE(TK_FOR) || la == YYTRANSLATE(TK_WHILE)))
         hint = " (loops end with 'END' or 'END REPEAT')";
