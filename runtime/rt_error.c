@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The Real marker of this build (see cupit_rt.h). */
@@ -92,6 +93,17 @@ _Noreturn void rt_index_error(rt_srcpos where, const char *what, int64_t index,
     if (size <= 0)
         rt_error(where, "%s index %" PRId64 " out of range (it is empty)",
                  what, index);
+    /* `net[2]` of a network that was never replicated: say how to get
+       more replicates */
+    size_t n = strlen(what);
+    if (size == 1 && n >= 9 && strcmp(what + n - 9, "replicate") == 0) {
+        if (n > 10)
+            rt_error(where, "%s index %" PRId64 " out of range 0...0 (%.*s has one "
+                     "replicate; REPLICATE %.*s INTO n makes n)", what, index,
+                     (int)(n - 10), what, (int)(n - 10), what);
+        rt_error(where, "%s index %" PRId64 " out of range 0...0 (the network has one "
+                 "replicate; REPLICATE it INTO n makes n)", what, index);
+    }
     rt_error(where, "%s index %" PRId64 " out of range 0...%" PRId64, what,
              index, size - 1);
 }
