@@ -64,8 +64,8 @@ void sema_check_args(Ctx *c, Symbol *callee, PtrVec *args, Loc at)
             if (!type_is_error(t) && !type_is_error(f->type) &&
                 !type_assignable(f->type, t))
                 diag_error(a->loc, "argument %d of '%s' has type %s, but parameter '%s' "
-                           "has type %s", i + 1, callee->name, t->name, f->name,
-                           f->type->name);
+                           "has type %s%s", i + 1, callee->name, t->name, f->name,
+                           f->type->name, sema_mismatch_hint(f->type, t));
             continue;
         }
         Type *t = sema_analyze_expr(c, a);
@@ -161,6 +161,31 @@ static bool is_param_function(const char *name)
            strcmp(name, "intParamIn") == 0 || strcmp(name, "realParamIn") == 0;
 }
 
+/* A call of an object procedure or function as if it were global
+   (`build ()` in the central agent): say whose it is and how to call it. */
+static void object_subr_note(Ctx *c, Ident f)
+{
+    for (int i = 0; i < c->si->types.len; i++) {
+        Type *t = VEC_AT(c->si->types, i, Type);
+        Symbol *m = t->members ? sema_scope_find(t->members, f.name) : NULL;
+        if (!m || (m->kind != SYM_OBJPROC && m->kind != SYM_OBJFUNC))
+            continue;
+        const char *what = m->kind == SYM_OBJPROC ? "procedure" : "function";
+        for (int k = 0; k < c->si->data.len; k++) {
+            Symbol *d = VEC_AT(c->si->data, k, Symbol);
+            if (d->type == t) {
+                diag_note(f.loc, "'%s' is an object %s of type '%s': call it on an object "
+                          "of that type, e.g. %s.%s (...)", f.name, what, t->name, d->name,
+                          f.name);
+                return;
+            }
+        }
+        diag_note(f.loc, "'%s' is an object %s of type '%s': call it on an object of "
+                  "that type (obj.%s (...))", f.name, what, t->name, f.name);
+        return;
+    }
+}
+
 static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
 {
     Ident f = e->u.call.callee;
@@ -188,6 +213,8 @@ static Type *plain_call(Ctx *c, Expr *e, bool as_stmt)
                               near, stdlib_decl(stdlib_find(near)));
                 else if (near)
                     diag_note(f.loc, "did you mean '%s'?", near);
+                else
+                    object_subr_note(c, f);
             }
             if (c->undefined)
                 sema_scope_add(c->si, c->undefined,

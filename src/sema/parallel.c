@@ -440,7 +440,14 @@ void sema_replicate(Ctx *c, Stmt *s)
         return;
     }
     if (c->kind != CTX_NODEP && c->kind != CTX_CONP) {
-        diag_error(s->loc, "REPLICATE is not allowed in %s", sema_ctx_desc(c));
+        bool net = c->kind == CTX_NETP || c->kind == CTX_NETF;
+        diag_error(s->loc, "REPLICATE is not allowed in %s%s", sema_ctx_desc(c),
+                   !net ? ""
+                   : obj->kind == EXPR_ME
+                       ? " (the central agent replicates a network: 'REPLICATE net INTO n' "
+                         "in a global procedure such as program)"
+                       : " (nodes replicate themselves in a node procedure, 'REPLICATE ME "
+                         "INTO n'; 'EXTEND ME.g BY n' adds nodes to a group)");
         return;
     }
     if (obj->kind != EXPR_ME) {
