@@ -68,6 +68,9 @@ struct Parser {
                              (block_nested_def); line 0 if none */
     int last_tok;         /* the token before the current one, and where */
     Loc last_loc;
+    Loc last_end;         /* just after last_tok / before_tok: where a
+                             missing ';' belongs */
+    Loc before_end;
     int before_tok;       /* the token before last_tok, and its name if it
                              is a name (syntax error hints) */
     const char *before_text;
@@ -768,8 +771,13 @@ static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
         p->else_if = p->last_loc;
     p->before_tok = p->last_tok;
     p->before_text = p->last_text;
+    p->before_end = p->last_end;
     p->last_tok = t;
     p->last_loc = *loc;
+    p->last_end = *loc;
+    if (t != 0 && p->lex.line == loc->line && p->lex.cur > p->lex.line_start &&
+        p->lex.cur - p->lex.line_start < LOC_MAX_COL)
+        p->last_end.col = (unsigned)(p->lex.cur - p->lex.line_start + 1);
     p->last_text = t == TK_LIDENT || t == TK_UIDENT ? val->tok.text : NULL;
     p->lex.prev = t;
     return t;
@@ -1187,6 +1195,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(note, sizeof note, " (to close '%.*s' at line %d)",
                  bare_len(lex_token_name(opener)), lex_token_name(opener) + 1,
                  opened.line);
+    /* a missing ';' (or THEN, IS, ...) at the end of a line: said where it
+       belongs, after the last token of that line, as C compilers do */
+    if ((n == 1 || strcmp(list, "';'") == 0) && !end && la != YYSYMBOL_YYEOF &&
+        p->before_end.line &&
+        p->before_end.line < loc.line)
+        loc = p->before_end;
     if (list[0])
         diag_error(loc, "expected %s before %s%s%s", list, what, note, hint);
     else
