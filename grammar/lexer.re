@@ -511,7 +511,12 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         "&&"           { lex_error(lx, *loc, "'&&' is not CuPit: write AND"); return TK_AND; }
         "||"           { lex_error(lx, *loc, "'||' is not CuPit: write OR"); return TK_OR; }
         "!"            { lex_error(lx, *loc, "'!' is not CuPit: write NOT (and '<>' for 'not equal')"); return TK_NOT; }
-        [!#$&@\\^_`{|}~] {
+        "^"            {
+                         lex_error(lx, *loc, "'^' is not CuPit: the power is written '**' (bitwise "
+                                   "exclusive or: BITXOR)");
+                         return TK_POW;
+                       }
+        [!#$&@\\_`{|}~] {
                          lex_error(lx, *loc, "illegal character '%c'", *lx->tok);
                          continue;
                        }
