@@ -93,6 +93,43 @@ static void usage(FILE *f)
         fprintf(f, "  %-20s %s\n", global_docs[i].name, rt_global_kind_name(global_docs[i].kind));
 }
 
+/* The edit distance of a[0..na) and b (insertions, deletions,
+ * substitutions, transpositions), or a large number for long words. */
+static size_t edit_distance(const char *a, size_t na, const char *b)
+{
+    enum { MAXW = 40 };
+    size_t nb = strlen(b);
+    if (na > MAXW || nb > MAXW)
+        return (size_t)-1;
+    size_t d[MAXW + 1][MAXW + 1];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[na][nb];
+}
+
+/* Whether `word` (na bytes) is a likely misspelling of `name`: at most one
+ * edit for short names, two from 6 characters on. */
+static bool near_miss(const char *word, size_t na, const char *name)
+{
+    size_t dist = edit_distance(word, na, name);
+    return dist > 0 && dist <= (strlen(name) >= 6 ? 2u : 1u);
+}
+
 /* Reports a usage error; returns the exit status for it. */
 __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 {
@@ -399,8 +436,13 @@ int rt_parse_options(int argc, char **argv, bool *done)
         while (k < n && !(strlen(known[k].name) == len &&
                           strncmp(known[k].name, name, len) == 0))
             k++;
-        if (k == n)
+        if (k == n) {
+            for (size_t m = 0; m < n; m++)
+                if (near_miss(name, len, known[m].name))
+                    return bad("unknown option '%s' (did you mean '--%s'?)", arg,
+                               known[m].name);
             return bad("unknown option '%s'", arg);
+        }
         const char *val = eq ? eq + 1 : NULL;
         bare = known[k].optional && !val ? arg : NULL;
         if (known[k].takes_value && !val) {
@@ -621,9 +663,18 @@ static int finish_reports(void)
 {
     rt_protocol_finish();
     for (int i = 0; i < rt_opt.nparams; i++)
-        if (!__atomic_load_n(&rt_opt.params[i].used, __ATOMIC_RELAXED))
-            fprintf(stderr, "%s: warning: --param %s was not used by the program\n",
-                    rt_opt.program, rt_opt.params[i].name);
+        if (!__atomic_load_n(&rt_opt.params[i].used, __ATOMIC_RELAXED)) {
+            const char *name = rt_opt.params[i].name, *near = NULL;
+            for (int k = 0; k < nparam_docs && !near; k++)
+                if (near_miss(name, strlen(name), param_docs[k].name))
+                    near = param_docs[k].name;
+            if (near)
+                fprintf(stderr, "%s: warning: --param %s was not used by the program (did "
+                        "you mean '%s'?)\n", rt_opt.program, name, near);
+            else
+                fprintf(stderr, "%s: warning: --param %s was not used by the program\n",
+                        rt_opt.program, name);
+        }
     for (int i = 0; i < rt_opt.naliases; i++)
         if (!__atomic_load_n(&rt_opt.aliases[i].used, __ATOMIC_RELAXED))
             fprintf(stderr, "%s: warning: --data %s=%s was not used: the program opened no "

@@ -118,7 +118,7 @@ START_TEST(test_program_help_and_bad_options)
     char *bad[] = { NULL, "--seeds", "3", NULL };
     run(&r, bad);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "prog: unknown option '--seeds'\n(run 'prog --help' for the options)\n");
+    ck_assert_str_eq(r.err, "prog: unknown option '--seeds' (did you mean '--seed'?)\n(run 'prog --help' for the options)\n");
     ck_assert_str_eq(r.out, "");
 }
 END_TEST
