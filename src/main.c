@@ -227,6 +227,21 @@ static bool to_stdout(const Options *o)
     return o->output && strcmp(o->output, "-") == 0;
 }
 
+/* Whether `a` is an option of the generated programs (running.md), given
+   to cupitc by mistake: `cupitc prog.nn --threads 4`. */
+static bool program_option(const char *a)
+{
+    static const char *const names[] = {
+        "--seed", "--threads", "--data", "--bias", "--csv-outputs", "--symmetric",
+        "--max-epochs", "--protocol", "--no-protocol", "--report", "--summary", "--param",
+        "--set", "--deterministic", "--memory-limit", "--par-work"};
+    size_t n = strcspn(a, "=");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && strncmp(a, names[i], n) == 0)
+            return true;
+    return false;
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
@@ -348,7 +363,12 @@ static int parse_args(int argc, char **argv, Options *o)
             sprintf(joined, "%s%s", a, argv[i]);
             add_extra(o, add_owned(o, joined));
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
+            if (program_option(a))
+                fprintf(stderr, "cupitc: error: unknown option '%s': it is an option of the "
+                        "compiled program, not of cupitc (run './prog %s ...'; see "
+                        "'./prog --help')\n", a, a);
+            else
+                fprintf(stderr, "cupitc: error: unknown option '%s' (see --help)\n", a);
             return EXIT_USAGE;
         } else {
             int st = add_file(o, a);
@@ -701,8 +721,16 @@ static int compile(int argc, char **argv)
     const char *why = NULL;
     SourceFile *src = source_read(opt.input, &why);
     if (!src) {
-        fprintf(stderr, "cupitc: error: cannot read '%s': %s\n",
-                source_label(&opt), why);
+        /* `cupitc hello` for hello.nn */
+        char with_nn[4096];
+        bool hint = strcmp(opt.input, "-") != 0 && !has_suffix(opt.input, ".nn") &&
+                    access(opt.input, F_OK) != 0 &&
+                    (size_t)snprintf(with_nn, sizeof with_nn, "%s.nn", opt.input) <
+                        sizeof with_nn &&
+                    access(with_nn, R_OK) == 0;
+        fprintf(stderr, "cupitc: error: cannot read '%s': %s%s%s%s\n",
+                source_label(&opt), why, hint ? " (did you mean '" : "",
+                hint ? with_nn : "", hint ? "'?)" : "");
         options_free(&opt);
         return EXIT_INPUT_ERROR;
     }

@@ -27,12 +27,16 @@ expect() {
 expect help 0 '--dump-parse' --help
 expect version 0 '^cupitc [0-9]' --version
 expect unknown-option 2 "unknown option '--bogus'" --bogus tests/parse/data.nn
+expect program-option 2 "unknown option '--threads': it is an option of the compiled program" \
+    tests/parse/data.nn --threads 2
 expect no-input 2 'no input file' -fsyntax-only
 expect bad-error-limit 2 "invalid value in '-ferror-limit=x'" -ferror-limit=x tests/parse/data.nn
 expect missing-o-argument 2 "missing argument after '-o'" tests/parse/data.nn -o
 expect two-inputs 2 'more than one CuPit source file' tests/parse/data.nn tests/parse/types.nn
 expect missing-file 1 "cannot read '$tmp/none.nn': No such file or directory" -fsyntax-only "$tmp/none.nn"
 expect directory 1 "cannot read 'tests': Is a directory" -fsyntax-only tests
+expect missing-suffix 1 "cannot read 'tests/parse/data': No such file or directory (did you mean 'tests/parse/data.nn'?)" \
+    -fsyntax-only tests/parse/data
 # -fsyntax-only also runs semantic analysis, so the good files are legal programs
 expect syntax-ok 0 '' -fsyntax-only tests/sema/all-constructs.nn
 expect syntax-error 1 'error: expected' -fsyntax-only tests/errors/s05-missing-semicolon.nn
