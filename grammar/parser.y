@@ -1148,7 +1148,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
      * and the operator token simply does not belong there. */
     bool after_operand = !operand_expected && !has_token(expected, n, TK_LIDENT)
                          && !has_token(expected, n, TK_UIDENT);
-    if (lower_kw)
+    if (operand_expected && la == YYTRANSLATE(TK_REDUCTION))
+        hint = " (REDUCTION is a statement: 'REDUCTION obj[].elem:f INTO x')";
+    else if (lower_kw)
         hint = arena_printf(p->arena, " (keywords are upper case: write %s, not '%s')",
                             lower_kw, lower_word);
     else if (la == YYTRANSLATE(TK_LIDENT) && p->before_tok == TK_UIDENT && p->before_text
