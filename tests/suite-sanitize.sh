@@ -93,10 +93,12 @@ if build asan-backprop examples/backprop.nn; then
         echo "FAIL asan-backprop-partial-count: expected a partial last batch: $(head -1 "$out/asan-backprop-partial.stdout")"
 fi
 if build asan-grow examples/grow.nn; then
-    # patience 20: the hidden layer divides several times (node REPLICATE).
-    run asan-grow asan-grow . 2 --data examples/data/xor.data --param epochs=200 --param patience=20
-    verdict asan-grow 0 && ! grep -q '^hidden units: 3' "$out/asan-grow.stdout" &&
-        echo "FAIL asan-grow-divides: the hidden layer did not grow to 3 units"
+    # patience 20 and a rate too small to make progress: the hidden layer
+    # divides every 20 epochs, up to its 8 units (node REPLICATE).
+    run asan-grow asan-grow . 2 --data examples/data/xor.data --param epochs=200 --param patience=20 \
+        --param rate=0.001
+    verdict asan-grow 0 && ! grep -q '^hidden units: 8' "$out/asan-grow.stdout" &&
+        echo "FAIL asan-grow-divides: the hidden layer did not grow to 8 units"
 fi
 if build asan-kohonen examples/kohonen.nn; then
     run asan-kohonen asan-kohonen . 2 --data examples/data/circle.train --param units=6 --param epochs=3
