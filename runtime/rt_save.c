@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* the library functions are weak: a C file of the program may replace them */
 #define RT_WEAK __attribute__((weak))
@@ -312,25 +313,38 @@ RT_WEAK void saveNetworks(const char *file)
     put_u(&b, fnv(b.p, b.len, FNV_BASIS), 8);
     /* a data file read is never replaced; the network file loaded may be */
     rt_check_output(path, "saveNetworks file", false, true);
-    /* written beside the target and renamed: a failed save keeps the old file */
-    size_t n = strlen(path);
+    /* A regular file is written beside the target and renamed: a failed
+       save keeps the old file.  Through a symbolic link that is the file
+       it names; anything else (a device such as /dev/null or /dev/full, a
+       FIFO, a link to nothing yet) is written in place, never replaced. */
+    struct stat st, lst;
+    bool exists = stat(path, &st) == 0;
+    bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    char *target = NULL;
+    if (exists && S_ISREG(st.st_mode) && link)
+        target = realpath(path, NULL);
+    bool in_place = (exists && !S_ISREG(st.st_mode)) || (link && !target);
+    const char *dest = target ? target : path;
+    size_t n = strlen(dest);
     char *tmp = rt_alloc(rt_lib_where(), n + 8);
-    snprintf(tmp, n + 8, "%s.tmp~", path);
-    FILE *f = fopen(tmp, "wb");
+    snprintf(tmp, n + 8, "%s.tmp~", dest);
+    FILE *f = fopen(in_place ? path : tmp, "wb");
     bool ok = f && fwrite(b.p, 1, b.len, f) == b.len;
     int err = errno;
     if (f && fclose(f) != 0 && ok) {
         ok = false;
         err = errno;
     }
-    if (ok && rename(tmp, path) != 0) {
+    if (ok && !in_place && rename(tmp, dest) != 0) {
         ok = false;
         err = errno;
     }
     if (!ok) {
-        remove(tmp);
+        if (!in_place)
+            remove(tmp);
         rt_error(rt_lib_where(), "saveNetworks: cannot write '%s': %s", path, strerror(err));
     }
+    free(target);
     rt_free(tmp, n + 8);
     rt_free(b.p, b.cap);
 }

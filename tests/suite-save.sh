@@ -73,6 +73,18 @@ fails_with foreign "is not a file of saved networks" rt --param mode=1 --data ne
 fails_with missing "cannot read 'nothing.net'" rt --param mode=1 --data net=nothing.net
 fails_with replicated "the network net is replicated" rt --param mode=2 --data net=r.net
 
+# saving through a symbolic link writes the file it names and keeps the
+# link
+mkdir -p "$out/linked"
+rm -f "$out/link.net" "$out/linked/real.net"
+ln -s linked/real.net "$out/link.net"
+run rt --data net=link.net
+if [ "$st" -eq 0 ] && [ -L "$out/link.net" ] && cmp -s "$out/linked/real.net" "$out/saved.net"; then
+    echo "ok save-through-link"
+else
+    echo "FAIL save-through-link: status $st, the link was replaced or its file not written"
+fi
+
 # a value that only lives inside a network call, every replicate the same:
 # the reunited network holds it, and every build saves the same file
 rsrc=tests/save/reunited.nn
@@ -87,6 +99,20 @@ if "$CUPITC" -Wall -Werror "$rsrc" -o "$out/re" >"$out/re.log" 2>&1 &&
         echo "ok save-reunited"
     else
         echo "FAIL save-reunited: the builds saved different files"
+    fi
+    # a FIFO (like a device such as /dev/null) is written into, never
+    # replaced by a regular file
+    if mkfifo "$out/fifo.net" 2>/dev/null; then
+        timeout 60 cat "$out/fifo.net" >"$out/fifo.read" &
+        reader=$!
+        run re --data net=fifo.net
+        wait "$reader"
+        if [ "$st" -eq 0 ] && [ -p "$out/fifo.net" ] && cmp -s "$out/fifo.read" "$out/re.net"; then
+            echo "ok save-into-fifo"
+        else
+            echo "FAIL save-into-fifo: status $st, the FIFO was replaced or not written"
+        fi
+        rm -f "$out/fifo.net"
     fi
 else
     echo "FAIL save-reunited: does not compile"; sed 's/^/    /' "$out/re.log" | head
