@@ -418,8 +418,12 @@ RT_WEAK void loadNetworks(const char *file)
     buf b = {.path = path};
     unsigned char chunk[65536];
     size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
         put(&b, chunk, got);
+        /* not a saved file: read no further (/dev/zero never ends) */
+        if (b.len >= sizeof SAVE_MAGIC && memcmp(b.p, SAVE_MAGIC, sizeof SAVE_MAGIC) != 0)
+            break;
+    }
     bool failed = ferror(f);
     int err = errno; /* EISDIR for a directory */
     fclose(f);

@@ -70,6 +70,10 @@ printf 'X' | dd of="$out/bad.net" bs=1 seek=40 conv=notrunc 2>/dev/null
 fails_with corrupted "checksum mismatch" rt --param mode=1 --data net=bad.net
 printf 'epoch 1 error 2\n' >"$out/text.net"
 fails_with foreign "is not a file of saved networks" rt --param mode=1 --data net=text.net
+# a file that never ends is refused after its first bytes (the memory
+# limit only keeps a regression from filling the machine)
+fails_with endless "'/dev/zero' is not a file of saved networks" rt --param mode=1 \
+    --data net=/dev/zero --memory-limit 256M
 fails_with missing "cannot read 'nothing.net'" rt --param mode=1 --data net=nothing.net
 fails_with replicated "the network net is replicated" rt --param mode=2 --data net=r.net
 
