@@ -96,8 +96,11 @@ void rt_note_input(const char *path, const char *what, bool data);
  * the files read so far (only data files when `data_only`), or with
  * `aliases` the file of any --data option, the program says so and ends
  * with status 2, the same file being the same device and inode (also
- * through a symbolic link). */
+ * through a symbolic link); so does the protocol file once it is open. */
 void rt_check_output(const char *path, const char *what, bool aliases, bool data_only);
+struct stat;
+/* Whether the protocol file is open and is the file `st` describes. */
+bool rt_protocol_is(const struct stat *st);
 /* The protocol file: --protocol FILE, or PROGRAM.protocol.tsv (built in
  * buf); NULL for none (--no-protocol). */
 const char *rt_protocol_file(char *buf, size_t size);

@@ -551,6 +551,14 @@ void rt_check_output(const char *path, const char *what, bool aliases, bool data
             hit = i;
     if (hit >= 0) /* entries are never changed once written */
         refuse_output(path, what, inputs[hit].path, inputs[hit].what);
+    if (rt_protocol_is(&out)) { /* written into since the first protocolError */
+        fflush(stdout);
+        fprintf(stderr, "%s: the %s '%s' is the protocol file; refusing to overwrite it\n",
+                rt_opt.program, what, path);
+        if (omp_in_parallel())
+            _exit(RT_EXIT_USAGE);
+        exit(RT_EXIT_USAGE);
+    }
     for (int i = 0; aliases && i < rt_opt.naliases; i++)
         if (stat(rt_opt.aliases[i].file, &st) == 0 && st.st_dev == out.st_dev &&
             st.st_ino == out.st_ino) {

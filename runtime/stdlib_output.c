@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RT_WEAK __attribute__((weak))
@@ -158,6 +159,16 @@ void rt_protocol_finish(void)
         fprintf(stderr, "%s: %d epochs, final error %g (errors %d), %.2f s\n", rt_opt.program,
                 (int)last.epoch, printed_real(last.error), (int)last.errors, rt_seconds());
     }
+}
+
+/* No critical section: protocol_error calls it (through rt_check_output)
+ * inside critical(rt_protocol), and the other caller, saveNetworks, runs
+ * in the central agent, never beside a protocolError of network code. */
+bool rt_protocol_is(const struct stat *st)
+{
+    struct stat own;
+    return protocol && fstat(fileno(protocol), &own) == 0 && own.st_dev == st->st_dev &&
+           own.st_ino == st->st_ino;
 }
 
 void rt_protocol_close(void)

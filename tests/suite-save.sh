@@ -171,6 +171,25 @@ if "$CUPITC" examples/backprop.nn -o "$out/bp" >"$out/bp.log" 2>&1; then
         echo "FAIL save-example-backprop: trained '$trained', loaded '$loaded'"
         sed 's/^/    /' "$out/last.err" | head -3
     fi
+    # the protocol file, written since the first epoch, is not replaced by
+    # the saved networks (the protocol would be lost without a word)
+    # shellcheck disable=SC2086
+    run bp $data --param hidden=8 --param epochs=2 --param save=1 --protocol same.tsv --data trained=same.tsv
+    if [ "$st" -eq 2 ] && grep -q "the saveNetworks file 'same.tsv' is the protocol file" "$out/last.err" &&
+       grep -q '^# epoch' "$out/same.tsv"; then
+        echo "ok save-over-protocol"
+    else
+        echo "FAIL save-over-protocol: status $st (want 2)"; sed 's/^/    /' "$out/last.err" | head -3
+    fi
+    # the same with the protocol file there from the start: the check
+    # when protocolError opens it must not wait for itself
+    # shellcheck disable=SC2086
+    run bp $data --param hidden=8 --param epochs=2 --param save=1 --protocol same.tsv --data trained=other.net
+    if [ "$st" -eq 0 ] && [ -s "$out/other.net" ]; then
+        echo "ok save-protocol-there"
+    else
+        echo "FAIL save-protocol-there: status $st (want 0)"; sed 's/^/    /' "$out/last.err" | head -3
+    fi
 else
     echo "FAIL save-example-backprop: does not compile"
 fi
