@@ -198,6 +198,26 @@ static uint64_t fingerprint(void)
 
 /* ---- records ---------------------------------------------------------------------- */
 
+/* The bytes one record of f[0..n) takes in a file (0 for a type without
+ * elements: a node with interfaces only). */
+static uint64_t record_bytes(const rt_field *f, int32_t n)
+{
+    uint64_t bytes = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (f[i].kind == RT_F_REPEAT) {
+            int32_t len = body_len(f + i + 1, n - i - 1);
+            bytes += (uint64_t)f[i].count * record_bytes(f + i + 1, len);
+            i += len + 1;
+            continue;
+        }
+        int size = f[i].kind == RT_F_I8 || f[i].kind == RT_F_BOOL ? 1
+                 : f[i].kind == RT_F_I16 ? 2 : f[i].kind == RT_F_I32 ? 4
+                 : f[i].kind == RT_F_REAL ? 8 : 0;
+        bytes += (uint64_t)f[i].count * (uint64_t)size;
+    }
+    return bytes;
+}
+
 static void put_record(buf *b, const void *rec, const rt_field *f, int32_t n, const char *what)
 {
     const unsigned char *base = rec;
@@ -362,7 +382,10 @@ static void load_net(buf *b, rt_net *net, const char *name)
     for (int32_t g = 0; g < d->ngroups; g++) {
         const rt_group_desc *gd = &d->groups[g];
         int64_t count = (int64_t)get_u(b, 4);
-        if (count > INT32_MAX - 1 || (size_t)count > b->len) /* every node takes bytes */
+        /* the node records must be in the file (nodes without elements
+           take no bytes) */
+        if (count > INT32_MAX - 1 ||
+            (uint64_t)count * record_bytes(gd->fields, gd->nfields) > b->len - b->pos)
             bad_file(b, "is corrupted (a group size beyond the file)");
         if (gd->is_array) {
             if (count != gd->array_size)
