@@ -15,10 +15,12 @@
 #include "rt_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* the library functions are weak: a C file of the program may replace them */
 #define RT_WEAK __attribute__((weak))
@@ -345,12 +347,21 @@ RT_WEAK void saveNetworks(const char *file)
         target = realpath(path, NULL);
     bool in_place = (exists && !S_ISREG(st.st_mode)) || (link && !target);
     const char *dest = target ? target : path;
-    size_t n = strlen(dest);
-    char *tmp = rt_alloc(rt_lib_where(), n + 8);
-    snprintf(tmp, n + 8, "%s.tmp~", dest);
-    FILE *f = fopen(in_place ? path : tmp, "wb");
-    bool ok = f && fwrite(b.p, 1, b.len, f) == b.len;
+    /* the temporary file is new (O_EXCL), named by the process: a file or
+       directory already there under that name is never written or removed */
+    size_t n = strlen(dest) + 32;
+    char *tmp = rt_alloc(rt_lib_where(), n);
+    snprintf(tmp, n, "%s.%ld.tmp~", dest, (long)getpid());
+    int fd = in_place ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     int err = errno;
+    if (!in_place && fd < 0)
+        rt_error(rt_lib_where(), "saveNetworks: cannot write '%s': cannot create the "
+                 "temporary file '%s' beside it: %s", path, tmp, strerror(err));
+    FILE *f = in_place ? fopen(path, "wb") : fdopen(fd, "wb");
+    bool ok = f && fwrite(b.p, 1, b.len, f) == b.len;
+    err = errno;
+    if (!f && fd >= 0)
+        close(fd);
     if (f && fclose(f) != 0 && ok) {
         ok = false;
         err = errno;
@@ -365,7 +376,7 @@ RT_WEAK void saveNetworks(const char *file)
         rt_error(rt_lib_where(), "saveNetworks: cannot write '%s': %s", path, strerror(err));
     }
     free(target);
-    rt_free(tmp, n + 8);
+    rt_free(tmp, n);
     rt_free(b.p, b.cap);
 }
 

@@ -77,6 +77,16 @@ fails_with endless "'/dev/zero' is not a file of saved networks" rt --param mode
 fails_with missing "cannot read 'nothing.net'" rt --param mode=1 --data net=nothing.net
 fails_with replicated "the network net is replicated" rt --param mode=2 --data net=r.net
 
+# the temporary file beside the target never takes the name of a file
+# that is there: one named like the target and tmp~ stays as it was
+printf 'keep\n' >"$out/kept.net.tmp~"
+run rt --data net=kept.net
+if [ "$st" -eq 0 ] && [ "$(cat "$out/kept.net.tmp~")" = keep ] && cmp -s "$out/kept.net" "$out/saved.net"; then
+    echo "ok save-keeps-tmp-name"
+else
+    echo "FAIL save-keeps-tmp-name: status $st, kept.net.tmp~ holds '$(head -c 20 "$out/kept.net.tmp~")'"
+fi
+
 # saving through a symbolic link writes the file it names and keeps the
 # link
 mkdir -p "$out/linked"
