@@ -272,6 +272,52 @@ START_TEST(test_repeated_rows)
 }
 END_TEST
 
+/* A group whose nodes have interfaces but no elements: its node records
+ * take no bytes, so a group of more nodes than the file has bytes loads. */
+static const rt_group_desc bare_groups[] = {
+    { "bare", sizeof(tnode), tnode_init, tnode_merge, false, 0, {0}, NULL, 0 },
+};
+static const rt_net_desc bare_desc = {
+    "bare", sizeof(tnet), tnet_init, tnet_merge, 1, bare_groups, 0, NULL, false, {0}, NULL, 0,
+};
+
+START_TEST(test_fieldless_group)
+{
+    static rt_net bare;
+    static rt_net *const list[] = { &bare };
+    static const char *const bare_names[] = { "bare" };
+    rt_net_create(&bare, &bare_desc, HERE);
+    rt_register_networks(list, bare_names, 1);
+    rt_extend(&bare, 0, 5000, HERE);
+    saveNetworks(path);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    ck_assert_int_lt(ftell(f), 5000);
+    fclose(f);
+    rt_extend(&bare, 0, -4998, HERE);
+    loadNetworks(path);
+    ck_assert_int_eq(bare.count[0], 5000);
+    rt_net_destroy(&bare);
+    rt_register_networks(nets, names, 1);
+}
+END_TEST
+
+/* A file that never ends is refused after its first bytes, not read until
+ * the memory runs out. */
+static void load_endless(void *a)
+{
+    (void)a;
+    rt_set_memory_limit((size_t)64 << 20);
+    loadNetworks("/dev/zero");
+}
+
+START_TEST(test_load_endless)
+{
+    ck_assert_rt_error(load_endless, NULL, "'/dev/zero' is not a file of saved networks");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_save");
@@ -281,6 +327,8 @@ int main(void)
     tcase_add_test(tc, test_save_load_errors);
     tcase_add_test(tc, test_save_over_data_file);
     tcase_add_test(tc, test_repeated_rows);
+    tcase_add_test(tc, test_fieldless_group);
+    tcase_add_test(tc, test_load_endless);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
