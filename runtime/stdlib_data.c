@@ -98,7 +98,8 @@ static void read_numbers(reader *r, double *v, int32_t want, const char *what)
         r->p = end;
     }
     if (got != want)
-        rt_error(at, "%s: expected %d values, found %d", what, (int)want, (int)got);
+        rt_error(at, "%s: expected %d value%s, found %d", what, (int)want, want == 1 ? "" : "s",
+                 (int)got);
     if (*r->p == '\n') {
         r->p++;
         r->line++;
@@ -562,9 +563,10 @@ RT_WEAK void openTestfile(const char *name, cp_int *examplesN)
         dataset_load(&test, name);
         if (test.nin != train.nin || test.nout != train.nout) {
             int bias = rt_opt.bias ? 1 : 0; /* the files' own counts */
-            rt_error(where, "test data '%s' have %d inputs and %d outputs, "
-                     "the training data '%s' %d and %d%s", test.path,
-                     (int)test.nin - bias, (int)test.nout, train.path, (int)train.nin - bias,
+            int tin = (int)test.nin - bias, tout = (int)test.nout;
+            rt_error(where, "test data '%s' have %d input%s and %d output%s, "
+                     "the training data '%s' %d and %d%s", test.path, tin, tin == 1 ? "" : "s",
+                     tout, tout == 1 ? "" : "s", train.path, (int)train.nin - bias,
                      (int)train.nout, bias ? " (not counting the --bias column)" : "");
         }
         *examplesN = test.n;

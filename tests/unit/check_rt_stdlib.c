@@ -266,7 +266,7 @@ START_TEST(test_stdlib_malformed_files)
         { "1 2 0\n1 2\n\n", "f.data:1: run-time error: header: a data set needs at least one input and one output, not 2 and 0\n" },
         { "2 2 1\n1 2\n1\n1 2 3\n0\n", "f.data:4: run-time error: inputs of example 2: expected 2 values, found 3" },
         { "1 2 1\n1 x\n1\n", "f.data:2: run-time error: inputs of example 1: 'x' is not a number" },
-        { "1 2 1\n1 2\n1 0\n", "f.data:3: run-time error: targets of example 1: expected 1 values, found 2" },
+        { "1 2 1\n1 2\n1 0\n", "f.data:3: run-time error: targets of example 1: expected 1 value, found 2" },
         { "1 2 1\n1 nan\n1\n", "f.data:2: run-time error: inputs of example 1: 'nan' is not a finite number" },
         { "2 2 1\n1 2\n1\n", "f.data:4: run-time error: the file ends after 1 of 2 examples" },
         { "1 2 1\n1 2\n", "f.data:3: run-time error: the file ends before the targets of example 1" },
@@ -506,9 +506,9 @@ static void test_width_mismatch_bias(void *a)
 
 START_TEST(test_stdlib_test_set_mismatch)
 {
-    ck_assert_rt_error(test_width_mismatch, NULL, "have 3 inputs and 1 outputs, the training data");
+    ck_assert_rt_error(test_width_mismatch, NULL, "have 3 inputs and 1 output, the training data");
     ck_assert_rt_error(test_width_mismatch, NULL, "' 2 and 1\n");
-    ck_assert_rt_error(test_width_mismatch_bias, NULL, "/b' have 2 inputs and 1 outputs, the "
+    ck_assert_rt_error(test_width_mismatch_bias, NULL, "/b' have 2 inputs and 1 output, the "
                        "training data '");
     ck_assert_rt_error(test_width_mismatch_bias, NULL, "/a' 3 and 1 (not counting the --bias "
                        "column)\n");
