@@ -242,6 +242,24 @@ else
     echo "FAIL save-lib-order: does not build"; sed 's/^/    /' "$emb/lo.log" | head
 fi
 
+# a --library object whose EXTERNAL code calls back through cupit_call into
+# a procedure that replicates the network: after REPLICATE net INTO 1 the
+# next call of EXTERNAL code, or of a global subroutine that makes one, may
+# change the network's form (the rep-state pass)
+if "$CUPITC" -Wall -Werror --library tests/save/lib-callback.nn -o "$emb/lib-callback.o" >"$emb/lb.log" 2>&1 &&
+   cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" tests/save/lib-callback.c "$emb/lib-callback.o" \
+      "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/lib-callback" >>"$emb/lb.log" 2>&1; then
+    for t in 1 2; do
+        if OMP_NUM_THREADS=$t "$emb/lib-callback" >"$emb/lb.out" 2>&1 && printf '10 10 10\n' | cmp -s - "$emb/lb.out"; then
+            echo "ok save-lib-callback-$t"
+        else
+            echo "FAIL save-lib-callback-$t: printed"; sed 's/^/    /' "$emb/lb.out" | head
+        fi
+    done
+else
+    echo "FAIL save-lib-callback: does not build"; sed 's/^/    /' "$emb/lb.log" | head
+fi
+
 # a host that calls the entry points in a wrong order gets a run-time error
 # that says so (exit status 3), not a crash; cupit_finish without a running
 # program does nothing

@@ -149,6 +149,10 @@ typedef struct SubrInfo {
     bool is_free;      /* global subroutine that is not CA (EXTERNAL: always) */
     bool replicates;   /* global subroutine that may REPLICATE a network, itself
                           or through the global subroutines it calls */
+    bool calls_external; /* global subroutine that is EXTERNAL or calls one,
+                          itself or through the global subroutines it calls
+                          (in a --library object C code may call back through
+                          cupit_call and replicate) */
     bool called;       /* global subroutine some subroutine calls (program:
                           it calls itself) */
     bool called_in_init; /* ... that an initializer of a global object calls */

@@ -10,7 +10,9 @@
  * with a constant k >= 2 it is in lane blocks (had it been replicated
  * already, the statement would have stopped the program).  Either holds
  * until the next REPLICATE of the network or a call of a global
- * subroutine that may replicate it (SubrInfo.replicates).
+ * subroutine that may replicate it (SubrInfo.replicates; in a --library
+ * object also any EXTERNAL code and what calls it, SubrInfo.calls_external,
+ * as C may call back through cupit_call).
  *
  * Unreplicated (set U), the test is false and only the else branch is
  * kept.  In lane blocks (set B), a test `blocked(n)` alone is true and only
@@ -113,13 +115,20 @@ static bool is_replicate(const IrExpr *e)
     return e && e->kind == IRE_CALL && !e->fn && e->helper == IRH_REPLICATE && e->args.len >= 4;
 }
 
-/* A call of a global subroutine that may replicate a network. */
-static bool may_replicate(const IrExpr *e)
+/* A call of a global subroutine that may replicate a network.  In a
+ * --library object that is also EXTERNAL code and every global subroutine
+ * that calls it: C may call back through cupit_call into a procedure that
+ * replicates. */
+static bool may_replicate(const IrExpr *e, bool library)
 {
-    if (!e || e->kind != IRE_CALL || !e->fn || e->fn->role != IRFN_GLOBAL)
+    if (!e || e->kind != IRE_CALL || !e->fn)
         return false;
     const Symbol *s = e->fn->subr;
-    return !s || !s->sub || s->sub->replicates;
+    if (e->fn->role == IRFN_EXTERNAL)
+        return library;
+    if (e->fn->role != IRFN_GLOBAL)
+        return false;
+    return !s || !s->sub || s->sub->replicates || (library && s->sub->calls_external);
 }
 
 /* ---- what a statement may replicate ------------------------------------- */
@@ -180,7 +189,7 @@ static bool kill_expr(IrVisitor *v, IrExpr *e)
     if (is_replicate(e)) {
         int n = which_net(k->r, VEC_AT(e->args, 0, IrExpr));
         k->set |= n < 0 ? ALL : (Set)1 << n;
-    } else if (may_replicate(e))
+    } else if (may_replicate(e, k->r->c->m->opts.library))
         k->set = ALL;
     else if (e->kind == IRE_CALL && e->ext && k->r->c->m->opts.library)
         k->set = ALL; /* C code that may call back through cupit_call */

@@ -119,6 +119,7 @@ static void close_over_callers(SemaInfo *si, size_t flag, bool combine)
  * subroutines are free, except saveNetworks and loadNetworks, which use
  * every network variable (stdlib_uses_networks).  Likewise what may REPLICATE a network:
  * a subroutine with such a statement (sema_replicate), and its callers;
+ * what is or calls EXTERNAL code (SubrInfo.calls_external), and its callers;
  * and what may vary from call to call (SubrInfo.varies): RANDOM, EXTERNAL
  * code other than the standard arithmetic, and their callers. */
 void sema_classify_central_agent(SemaInfo *si)
@@ -132,6 +133,12 @@ void sema_classify_central_agent(SemaInfo *si)
     }
     close_over_callers(si, offsetof(SubrInfo, is_central_agent), false);
     close_over_callers(si, offsetof(SubrInfo, replicates), false);
+    for (int i = 0; i < si->subrs.len; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (is_global_subr(s))
+            s->sub->calls_external = s->sub->external;
+    }
+    close_over_callers(si, offsetof(SubrInfo, calls_external), false);
     for (int i = 0; i < si->subrs.len; i++) {
         Symbol *s = VEC_AT(si->subrs, i, Symbol);
         if (is_global_subr(s) || is_combine_subr(s)) {
