@@ -18,7 +18,19 @@
  * its own.  So does a call out of order: cupit_call before cupit_init or
  * after cupit_finish, and a second cupit_init (a program runs once per
  * process).  cupit_finish when the program is not running does nothing
- * and returns 0. */
+ * and returns 0.  cupit_init with --help prints the usage and ends the
+ * process with status 0, with a bad option or environment value with
+ * status 2, as the program's own main would.
+ *
+ * The program's state is global: one --library object per host (a
+ * second defines these four functions again, and the link fails), and
+ * one host thread at a time may be inside these functions; which thread
+ * does not matter (each gets its own stack check, runtime-abi.md §7).
+ * EXTERNAL code that the program's global subroutines call may call
+ * cupit_call again (a procedure it runs may replicate the networks);
+ * EXTERNAL code called from object subroutines, REDUCTION, WTA or MERGE
+ * code runs inside a network call, possibly in several threads at once
+ * (runtime-abi.md §6), and must not. */
 #ifndef CUPIT_EMBED_H
 #define CUPIT_EMBED_H
 
