@@ -32,7 +32,8 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
        would move parts of elements, or past the node's */
     if (io->elem_size != size)
         rt_error(where, "%s assignment: the I/O area holds elements of %zu "
-                 "bytes but the node element has %zu", dir, io->elem_size, size);
+                 "byte%s but the node element has %zu", dir, io->elem_size,
+                 io->elem_size == 1 ? "" : "s", size);
     if (io->per_rep > 0 && io->per_rep != n)
         rt_error(where, "%s assignment: the I/O area holds %d values per "
                  "replicate but %s selects %d node%s", dir, (int)io->per_rep,
@@ -40,9 +41,9 @@ static int32_t check_area(const rt_net *net, int32_t g, int32_t *lo,
     int32_t stride = io->per_rep > 0 ? io->per_rep : n;
     int64_t need = (int64_t)(net->nreps - 1) * stride + n;
     if (io->count < need)
-        rt_error(where, "%s assignment: the I/O area has %d elements, %lld "
+        rt_error(where, "%s assignment: the I/O area has %d element%s, %lld "
                  "needed (%d replicate%s x %d node%s of %s)", dir,
-                 (int)io->count, (long long)need, (int)net->nreps,
+                 (int)io->count, io->count == 1 ? "" : "s", (long long)need, (int)net->nreps,
                  net->nreps == 1 ? "" : "s", (int)n, n == 1 ? "" : "s", gname);
     return stride;
 }

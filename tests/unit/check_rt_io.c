@@ -81,6 +81,7 @@ START_TEST(test_io_larger_area_is_fine)
 END_TEST
 
 static void err_small(void *a) { (void)a; cp_io io = area(11, 0); rt_io_input(&net, IN, 0, 3, 0, 0, sizeof(cp_real), &io, (rt_srcpos){ "io.nn", 1 }); }
+static void err_small1(void *a) { (void)a; cp_io io = area(1, 0); rt_io_input(&net, IN, 0, 3, 0, 0, sizeof(cp_real), &io, (rt_srcpos){ "io.nn", 7 }); }
 static void err_shape(void *a) { (void)a; cp_io io = area(64, 5); rt_io_output(&net, IN, 0, 3, 0, 0, sizeof(cp_real), &io, (rt_srcpos){ "io.nn", 2 }); }
 static void err_shape1(void *a) { (void)a; cp_io io = area(64, 2); rt_io_output(&net, IN, 0, 0, 0, 0, sizeof(cp_real), &io, (rt_srcpos){ "io.nn", 6 }); }
 static void err_null(void *a) { (void)a; cp_io io = { NULL, 0, 4, 0 }; rt_io_input(&net, IN, 0, 3, 0, 0, sizeof(cp_real), &io, (rt_srcpos){ "io.nn", 3 }); }
@@ -91,6 +92,7 @@ static void err_size_out(void *a) { (void)a; cp_io io = area(64, 0); io.elem_siz
 START_TEST(test_io_errors)
 {
     ck_assert_rt_error(err_small, NULL, "io.nn:1: run-time error: input assignment: the I/O area has 11 elements, 12 needed (3 replicates x 4 nodes of in)");
+    ck_assert_rt_error(err_small1, NULL, "io.nn:7: run-time error: input assignment: the I/O area has 1 element, 12 needed (3 replicates x 4 nodes of in)");
     ck_assert_rt_error(err_shape, NULL, "io.nn:2: run-time error: output assignment: the I/O area holds 5 values per replicate but in selects 4 nodes");
     ck_assert_rt_error(err_shape1, NULL, "io.nn:6: run-time error: output assignment: the I/O area holds 2 values per replicate but in selects 1 node\n");
     ck_assert_rt_error(err_null, NULL, "io.nn:3: run-time error: input assignment with an I/O area that was never allocated");
@@ -99,7 +101,7 @@ START_TEST(test_io_errors)
              "elements of %zu bytes but the node element has %zu", 2 * sizeof(cp_real), sizeof(cp_real));
     ck_assert_rt_error(err_size, NULL, want);
     snprintf(want, sizeof want, "io.nn:5: run-time error: output assignment: the I/O area holds "
-             "elements of 1 bytes but the node element has %zu", sizeof(cp_real));
+             "elements of 1 byte but the node element has %zu", sizeof(cp_real));
     ck_assert_rt_error(err_size_out, NULL, want);
 }
 END_TEST
