@@ -20,7 +20,9 @@
  * process).  cupit_finish when the program is not running does nothing
  * and returns 0.  cupit_init with --help prints the usage and ends the
  * process with status 0, with a bad option or environment value with
- * status 2, as the program's own main would.
+ * status 2, as the program's own main would; and protocolError, once it
+ * has reported the epoch --max-epochs names, ends it inside cupit_call
+ * with status 0 (running.md).
  *
  * The program's state is global: one --library object per host (a
  * second defines these four functions again, and the link fails), and
