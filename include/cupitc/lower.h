@@ -134,9 +134,10 @@ bool lower_known_arg(const LowerPlan *p, const Symbol *proc, const LowerNet *net
 bool lower_lane_reached(const LowerPlan *p, const Symbol *s, const LowerNet *net,
                         int group_or_bundle);
 
-/* Whether subroutine s or anything it calls names an I/O area (IO object):
- * a call that does not may run block by block interleaved with the I/O
- * assignments before it. */
+/* Whether subroutine s or anything it calls names an I/O area (IO object)
+ * or is EXTERNAL code outside the standard library, which may reach one
+ * without naming it (cupit_io, a kept pointer): a call that does neither
+ * may run block by block interleaved with the I/O assignments before it. */
 bool lower_uses_io(LowerPlan *p, const Symbol *s);
 
 /* X[] / X[a...b] / X (a bare collection) -> the collection and its

@@ -215,6 +215,11 @@ bool lower_uses_io(LowerPlan *p, const Symbol *s)
     bool yes = false;
     for (int i = 0; i < s->sub->params.len && !yes; i++)
         yes = VEC_AT(s->sub->params, i, Symbol)->access == ACCESS_IO;
+    /* EXTERNAL code other than the standard library may reach an area
+       without naming it: a --library host through cupit_io, any C code
+       through a pointer it kept from an earlier call */
+    if (!yes && s->sub->external && !stdlib_find(s->name))
+        yes = true;
     if (!yes && s->decl && !s->sub->external) {
         IoScan sc = {.walk = {.expr = io_in_expr, .stmt = io_in_stmt}, .p = p};
         ast_walk_block(&sc.walk, s->decl->u.subr.body);
