@@ -10,6 +10,11 @@
  *    that single precision computes it exactly; then any summation order in
  *    a REDUCTION or MERGE gives the same bits.  Values that could grow are
  *    folded back with q() (mod 64, still on the grid).
+ *  - MERGE procedures that take a Real maximum or minimum add 0.0 to it:
+ *    maxReal (-0.0, 0.0) is 0.0 but maxReal (0.0, -0.0) is -0.0 (x > y ?
+ *    x : y), so the sign of a zero would follow the merge order, which the
+ *    language leaves open (lane blocks merge in a tree, --no-lanes in a
+ *    row); -0.0 + 0.0 is 0.0.
  *  - Every element has a bound class: S (state, |x| < 64 or < 1000),
  *    A (sum of S over at most 64 items), W (sum of A, or MERGE sums), K
  *    (WTA keys).  REDUCTION by sum is only emitted where the target class can
@@ -1069,7 +1074,7 @@ static void gen_merge(Ty *t)
             if (t->absorb && l->ty == TR) L("ME.absorb (YOU.%s);", n);
             else L("ME.%s += YOU.%s;", n, n);
         } else if (l->ty == TR && ch(40))
-            L("ME.%s := %s (ME.%s, YOU.%s);", n, ch(50) ? "maxReal" : "minReal", n, n);
+            L("ME.%s := %s (ME.%s, YOU.%s) + 0.0;", n, ch(50) ? "maxReal" : "minReal", n, n);
         else L("IF YOU.%s %s ME.%s THEN ME.%s := YOU.%s; END;", n, ch(70) ? ">" : "<", n, n, n);
     }
     if (t->has_pr) {
@@ -1938,8 +1943,8 @@ static void gen_motif_types(void)
     L("  PROCEDURE cut (Real CONST lim) IS IF ME.w %s lim THEN REPLICATE ME INTO 0; END; END;", ch(50) ? "<" : ">");
     /* MERGE leaves out the values in transit (fuse keeps them out of
        memory): nothing reads them after MERGE before they are sent again */
-    if (perrep) L("  MERGE IS ME.w := maxReal (ME.w, YOU.w); ME.g := maxReal (ME.g, YOU.g); END MERGE;");
-    else L("  MERGE IS ME.g := maxReal (ME.g, YOU.g); END MERGE;");
+    if (perrep) L("  MERGE IS ME.w := maxReal (ME.w, YOU.w) + 0.0; ME.g := maxReal (ME.g, YOU.g) + 0.0; END MERGE;");
+    else L("  MERGE IS ME.g := maxReal (ME.g, YOU.g) + 0.0; END MERGE;");
     L("END TYPE;");
     L("TYPE Mu IS NODE");
     L("  IN Ml in;");
@@ -2005,8 +2010,8 @@ static void gen_motif_types(void)
     L("  PROCEDURE apply () IS ME.in[].apply (); END;");
     L("  PROCEDURE prune (Real CONST lim) IS ME.in[].cut (lim); END;");
     L("  PROCEDURE count () IS ME.fan := MAXINDEX (ME.in) + 1; END;");
-    L("  MERGE IS ME.x := maxReal (ME.x, YOU.x); ME.net := maxReal (ME.net, YOU.net);");
-    L("    ME.err := minReal (ME.err, YOU.err); ME.back := maxReal (ME.back, YOU.back);");
+    L("  MERGE IS ME.x := maxReal (ME.x, YOU.x) + 0.0; ME.net := maxReal (ME.net, YOU.net) + 0.0;");
+    L("    ME.err := minReal (ME.err, YOU.err) + 0.0; ME.back := maxReal (ME.back, YOU.back) + 0.0;");
     L("    ME.fan := ME.fan > YOU.fan ? ME.fan : YOU.fan; END MERGE;");
     L("END TYPE;");
     L("TYPE Mg IS GROUP OF Mu END TYPE;");
@@ -2071,8 +2076,8 @@ static void gen_motif_types(void)
     L("    REDUCTION ME.c[].fan:isum INTO ME.cf;");
     L("    ME.links += ME.cf;");
     L("  END;");
-    L("  MERGE IS ME.total := maxReal (ME.total, YOU.total); ME.blame := minReal (ME.blame, YOU.blame);");
-    L("    ME.hid := maxReal (ME.hid, YOU.hid); ME.cnet := maxReal (ME.cnet, YOU.cnet); END MERGE;");
+    L("  MERGE IS ME.total := maxReal (ME.total, YOU.total) + 0.0; ME.blame := minReal (ME.blame, YOU.blame) + 0.0;");
+    L("    ME.hid := maxReal (ME.hid, YOU.hid) + 0.0; ME.cnet := maxReal (ME.cnet, YOU.cnet) + 0.0; END MERGE;");
     L("END TYPE;");
     L("Mn VAR mnet;");
     L("PROCEDURE mshow (Int CONST tag) IS");
