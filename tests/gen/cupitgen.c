@@ -73,6 +73,15 @@
  *  - Half of the programs compute intervals: MIN and MAX of `a ... b`,
  *    of Interval (a, b) and of Interval1/Interval2 conversions (bounds
  *    that fit), `x IN (a ... b)` for Int and Real (maybe empty).
+ *  - Half of the programs store intervals: an Interval element sp of
+ *    nodes and an Interval2 one of connections (converted on every
+ *    store, promoted where read; MERGE takes the hull, the same in every
+ *    order; the census counts MIN + 3 * MAX), a local Interval iv in every
+ *    body and a global giv, global functions with Interval parameters
+ *    and an Interval result (hull, ivk), a node procedure with an
+ *    Interval parameter called on groups, slices of groups and
+ *    replicates through iv and giv (clipped), and REPLICATE INTO giv.
+ *    By the seed alone.
  *  - Half of the programs store from the central agent into one
  *    replicate's network elements, or through the bare `net` into every
  *    replicate's (assignment, a VAR argument of a central agent
@@ -135,7 +144,7 @@ static void L(const char *f, ...)
 }
 
 /* ---------------------------------------------------------------- bounds */
-enum { TI, TR, TB };
+enum { TI, TR, TB, TV }; /* TV: an interval (atoms and targets only) */
 enum { CS, CA, CW, CK };
 static double bnd(int ty, int cls)
 {
@@ -178,6 +187,8 @@ typedef struct {
     int nel;
     int has_pr, has_vv;
     int has_sy;    /* node: a SYMBOLIC element sy of type Sym */
+    int has_sp;    /* an interval element sp: Interval in nodes, Interval2 in
+                      connections (bounds within -999 ... 999) */
     const char *getter; /* an Int element with a function get<name>, which MERGE calls on YOU */
     Sub sub[24];
     int nsub;
@@ -222,6 +233,11 @@ static int use_varp;
 static int use_gvarp;  /* varp helpers also as global procedures */
 static int use_bits;   /* BITOR, BITXOR, BITNOT and Real ** Real */
 static int use_iv;     /* computed intervals: MIN, MAX, IN, conversions */
+/* stored intervals: interval elements (merged as the hull), a local iv in
+   every body, a global giv, Interval parameters and results (hull, ivk,
+   spset), slices of groups and replicates and REPLICATE counts through
+   interval variables; by the seed */
+static int use_ivs;
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -276,6 +292,14 @@ static void tg(Env *e, char *s, int ty, double b)
 static void tgc(Env *e, char *s, double b, const char *conv)
 {
     if (e->ntg < 48) e->tg[e->ntg++] = (At){s, TI, b, 0, NULL, (char *)conv};
+}
+
+/* an interval atom or target; conv "Interval2" for an Interval2 one (its
+   bounds are Int2, and what is stored into it is converted) */
+static void atv(Env *e, char *s, const char *conv, int writable)
+{
+    if (e->nat < 96) e->at[e->nat++] = (At){s, TV, 999, 0, NULL, (char *)conv};
+    if (writable && e->ntg < 48) e->tg[e->ntg++] = (At){s, TV, 999, 0, NULL, (char *)conv};
 }
 
 typedef struct { char *s; double b; int fb; int nar; } X;
@@ -402,6 +426,14 @@ static X gen_real(Env *e, int d)
 
 static X ileaf(Env *e)
 {
+    if (use_ivs && ch(15)) { /* a bound of a stored interval, or ivk of it */
+        At *v = pick(e, TV);
+        if (v) {
+            int k = rnd(3);
+            if (k == 2) return (X){S("ivk (%s)", v->s), 3996, 0, 0};
+            return (X){S("%s %s", k ? "MAX" : "MIN", v->s), 999, 0, v->pre != NULL};
+        }
+    }
     At *a = pick(e, TI);
     if (a && ch(75)) return (X){atext(e, a), a->b, 0, 0};
     int k = rng(-9, 20);
@@ -516,6 +548,10 @@ static char *gen_bool(Env *e, int d)
         return S("NOT (%s)", gen_bool(e, d - 1));
     case 6: {
         X x = gen_int(e, d - 1);
+        if (use_ivs && ch(40)) { /* a stored interval (Interval2 promoted) */
+            At *v = pick(e, TV);
+            if (v) return S("(%s IN %s)", x.s, v->s);
+        }
         if (use_iv && ch(50)) { /* a computed interval, maybe empty */
             X lo = gen_int(e, d - 1), hi = gen_int(e, d - 1);
             return S("(%s IN (%s ... %s))", x.s, wide(lo), wide(hi));
@@ -596,6 +632,10 @@ static void locals(Env *e)
     tg(e, "k", TI, 999);
     tg(e, "r", TR, 64);
     tg(e, "bq", TB, 0);
+    if (use_ivs) {
+        L("Interval VAR iv := 0 ... 0;");
+        atv(e, "iv", NULL, 1);
+    }
 }
 
 /* element atoms and targets of the type ME */
@@ -619,6 +659,32 @@ static void me_atoms(Env *e, Ty *t, int writable)
             if (writable) tg(e, S("ME.vv[%d]", j), TR, 64);
         }
     if (t->has_sy) at(e, S("(ME.sy %s %s)", ch(50) ? "=" : "<>", sym()), TB, 0, 0);
+    if (t->has_sp) {
+        const char *conv = t->name[0] == 'C' ? "Interval2" : NULL;
+        atv(e, "ME.sp", conv, writable);
+    }
+}
+
+/* an interval value whose bounds lie within -999 ... 999, converted to
+   conv (Interval2) when given */
+static char *iv_expr(Env *e, const char *conv)
+{
+    At *a = pick(e, TV);
+    char *v;
+    int k = rnd(5);
+    if (k >= 2 && a) {
+        At *b = pick(e, TV);
+        if (k == 2) v = S("hull (%s, %s)", a->s, b->s);
+        else if (k == 3) v = S("hull (%s, (%s ... %s))", a->s, wide(norm_i(gen_int(e, 1), 999)),
+                               wide(norm_i(gen_int(e, 1), 999)));
+        else v = a->s;
+        /* a copy of an Interval2 into an Interval2 needs no conversion */
+        if (conv && k == 4 && a->pre) return v;
+    } else {
+        X lo = norm_i(gen_int(e, 1), 999), hi = norm_i(gen_int(e, 1), 999);
+        v = k == 1 ? S("Interval (%s, %s)", wide(lo), wide(hi)) : S("(%s ... %s)", wide(lo), wide(hi));
+    }
+    return conv ? S("%s (%s)", conv, v) : v;
 }
 
 static Elem *find(Ty *t, const char *n)
@@ -636,6 +702,7 @@ static void assign(Env *e)
     if (!e->ntg) return;
     At *t = &e->tg[rnd(e->ntg)];
     if (t->ty == TB) { L("%s := %s;", t->s, gen_bool(e, 2)); return; }
+    if (t->ty == TV) { L("%s := %s;", t->s, iv_expr(e, t->pre)); return; }
     if (t->ty == TI) {
         if (ch(10)) { L("%s %s %d;", t->s, ch(50) ? "%=" : "/=", rng(2, 9)); return; }
         if (ch(10)) {
@@ -845,7 +912,11 @@ static char *unit_pv(Unit *u, int allow_single)
 {
     int r = rnd(10);
     if (r < 2 && allow_single && u->lmin >= 1) return S("ME.%s[%d]", u->name, rnd(u->lmin));
-    if (r < 4) { int a = rng(0, 2); return S("ME.%s[%d...%d]", u->name, a, a + rng(0, 3)); }
+    if (r < 4) {
+        if (use_ivs && ch(40)) return S("ME.%s[iv]", u->name); /* clipped like any slice */
+        int a = rng(0, 2);
+        return S("ME.%s[%d...%d]", u->name, a, a + rng(0, 3));
+    }
     if (r < 5) return S("ME.%s", u->name);
     return S("ME.%s[]", u->name);
 }
@@ -855,6 +926,10 @@ static void net_stmt(Env *e, int d)
     (void)d;
     Unit *u = pick_unit(-1);
     Ty *nt = &node[u->nt];
+    if (use_ivs && nt->has_sp && !e->fn && ch(12)) { /* an Interval argument of a group call */
+        L("%s.spset (%s);", unit_pv(u, 1), iv_expr(e, NULL));
+        return;
+    }
     switch (rnd(8)) {
     case 0: case 1: case 2:
         if (!e->fn) {
@@ -1084,6 +1159,11 @@ static void gen_merge(Ty *t)
     if (t->has_vv) L("FOR i := 0 TO 2 REPEAT IF YOU.vv[i] > ME.vv[i] THEN ME.vv[i] := YOU.vv[i]; END; END;");
     /* all equal: that value, else red -- the same in every merge order */
     if (t->has_sy) L("IF YOU.sy <> ME.sy THEN ME.sy := red; END;");
+    /* the hull: the same in every merge order */
+    if (t->has_sp) {
+        if (t->name[0] == 'C') L("ME.sp := Interval2 (hull (ME.sp, YOU.sp));");
+        else L("ME.sp := hull (ME.sp, YOU.sp);");
+    }
     ind--;
     L("END MERGE;");
 }
@@ -1096,6 +1176,14 @@ static void add_el(Ty *t, const char *n, int ty, int cls, int msum, int wr, cons
 static void add_narrow(Ty *t, const char *n, int nw, const char *init)
 {
     t->el[t->nel++] = (Elem){n, TI, CS, 0, 1, init, nw};
+}
+/* the interval element sp: Interval in nodes, Interval2 in connections */
+static const char *sp_type(Ty *t) { return t->name[0] == 'C' ? "Interval2" : "Interval"; }
+static char *sp_lit(Ty *t)
+{
+    int lo = rng(-5, 5), hi = lo + rng(-1, 6);
+    char *v = S("%s ... %d", lo < 0 ? S("(%d)", lo) : S("%d", lo), hi);
+    return t->name[0] == 'C' ? S("Interval2 (%s)", v) : S("(%s)", v);
 }
 /* declaration order: Int, Int1, Int2, Real, Bool (ctor follows it) */
 static int decl_kind(const Elem *l) { return l->ty == TI ? l->nw : l->ty == TR ? 3 : 4; }
@@ -1115,6 +1203,7 @@ static void emit_elems(Ty *t)
     if (t->has_pr) L("Pr pr;");
     if (t->has_vv) L("Vec vv := vfill (%s);", rlit(rng(-4, 4)));
     if (t->has_sy) L("Sym sy := %s;", sym());
+    if (t->has_sp) L("%s sp := %s;", sp_type(t), sp_lit(t));
 }
 
 /* constructor arguments for all data elements of t, in order */
@@ -1131,6 +1220,7 @@ static char *ctor(Ty *t)
     if (t->has_pr) s = S("%s, Pr (%d, %s)", s, rng(0, 9), rlit(rng(-8, 8)));
     if (t->has_vv) s = S("%s, vfill (%s)", s, rlit(rng(-8, 8)));
     if (t->has_sy) s = S("%s, %s", s, sym());
+    if (t->has_sp) s = S("%s, %s", s, sp_lit(t));
     return s;
 }
 
@@ -1150,12 +1240,15 @@ static void gen_con(int ci)
     if (ch(50)) add_el(t, "mr", TR, CW, 1, 1, "0.0");
     if (ch(35)) add_narrow(t, "q2", 2, S("%d", rng(-9, 9)));
     t->has_pr = use_rec && ch(40);
+    t->has_sp = use_ivs && ch(50);
+    if (t->has_sp) add_el(t, "sk", TI, CA, 0, 0, "0"); /* ivk (sp), for the census */
     L("TYPE %s IS CONNECTION", t->name);
     ind++;
     emit_elems(t);
     if (find(t, "n") && ch(50)) { t->getter = "n"; L("Int FUNCTION getn () IS RETURN ME.n; END FUNCTION;"); }
     L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
+    if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp); END;");
     varp_helpers();
     if (uses_cut(ci)) {
         L("PROCEDURE cut (Real CONST lim) IS");
@@ -1204,6 +1297,7 @@ static void gen_node(int ni)
     t->has_pr = use_rec && ch(50);
     t->has_vv = use_vec && ch(60);
     t->has_sy = use_sym && ch(70);
+    t->has_sp = use_ivs && ch(60);
     L("TYPE %s IS NODE", t->name);
     ind++;
     for (int i = 0; i < t->nif; i++)
@@ -1234,6 +1328,7 @@ static void gen_node(int ni)
         if (t->if_mode[i] == 2) L("ME.%s[].setk (INDEX + 64 * g + 256 * (ME.h BITAND 7));", t->if_name[i]);
     ind--;
     L("END;");
+    if (t->has_sp) L("PROCEDURE spset (Interval CONST x) IS ME.sp := hull (ME.sp, x); END;");
     L("PROCEDURE markd (Int CONST g) IS");
     ind++;
     for (int i = 0; i < t->nif; i++)
@@ -1265,6 +1360,7 @@ static void gen_node(int ni)
         Ty *c = &con[t->if_con[i]];
         const char *f = t->if_name[i];
         L("ME.cnt += MAXINDEX (ME.%s) + 1;", f);
+        if (c->has_sp) L("ME.%s[].spk ();", f);
         for (int j = 0; j < c->nel; j++) {
             Elem *l = &c->el[j];
             if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.chk += 1; END;", f, l->name);
@@ -1282,6 +1378,7 @@ static void gen_node(int ni)
     if (t->has_pr) L("ME.chk := ME.chk + ME.pr.k + Int (ME.pr.z * 4.0);");
     if (t->has_vv) L("ME.chk := ME.chk + Int (ME.vv[0] * 4.0) + 3 * Int (ME.vv[2] * 4.0);");
     if (t->has_sy) L("IF ME.sy = red THEN ME.chk += 1; ELSIF ME.sy = green THEN ME.chk += 2; END;");
+    if (t->has_sp) L("ME.chk := ME.chk + ivk (ME.sp);");
     ind--;
     L("END;");
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
@@ -1617,6 +1714,7 @@ static void ca_env(Env *e)
     at(e, "k", TI, 999, 0);
     at(e, "r", TR, 64, 2);
     at(e, "MAXINDEX (net)", TI, 63, 0);
+    if (use_ivs) atv(e, "giv", NULL, 1);
     at(e, "net.x", TR, 64, 2);
     at(e, "net.z", TI, 999, 0);
     at(e, "net.depth (2)", TI, 999, 0);
@@ -1638,7 +1736,11 @@ static void ca_call(Env *e)
     int r = rnd(8);
     if (!replicated || r < 2) L("net.%s (%s);", p->name, a);
     else if (r < 4) L("net[].%s (%s);", p->name, a);
-    else if (r < 5) { int lo = rnd(reps_lo); L("net[%d...%d].%s (%s);", lo, lo + rnd(20), p->name, a); }
+    else if (r < 5) {
+        int lo = rnd(reps_lo), hi = lo + rnd(20);
+        if (use_ivs && ch(50)) { L("giv := %d ... %d;", lo, hi); L("net[giv].%s (%s);", p->name, a); }
+        else L("net[%d...%d].%s (%s);", lo, hi, p->name, a);
+    }
     else if (r < 6) L("net[%d].%s (%s);", rnd(reps_lo), p->name, a);
     else if (r < 7) L("net[MAXINDEX (net)].%s (%s);", p->name, a);
     else {
@@ -1795,6 +1897,7 @@ static void gen_ca(void)
     static const int cnt[] = {1, 2, 3, 16, 17, 32, 33, 48};
     int k1 = cnt[rnd(size_medium ? 8 : 6)];
     if (ch(20)) L("REPLICATE net INTO %d...%d;", k1, k1);
+    else if (use_ivs && ch(30)) { L("giv := %d ... %d;", k1, k1); L("REPLICATE net INTO giv;"); }
     else L("REPLICATE net INTO %d;", k1);
     replicated = 1;
     reps_lo = reps_hi = k1;
@@ -1871,7 +1974,8 @@ static void gen_ca(void)
     /* a compiler-chosen replicate count: nothing count-dependent is printed after it */
     if (ch(40)) {
         int lo = rng(1, 3), hi = lo + rng(1, 20);
-        L("REPLICATE net INTO %d...%d;", lo, hi);
+        if (use_ivs) { L("giv := Interval (%d, %d);", lo, hi); L("REPLICATE net INTO giv;"); }
+        else L("REPLICATE net INTO %d...%d;", lo, hi);
         L("n := MAXINDEX (net) + 1;");
         L("pString ((n >= %d AND n <= %d) ? \"range ok\\n\" : \"range bad\\n\");", lo, hi);
         L("REPLICATE net INTO 1;");
@@ -2146,6 +2250,7 @@ int main(int argc, char **argv)
     use_gvarp = use_varp && ((seed * 0xD6E8FEB86659FD93ULL) >> 50) % 2 == 0;
     use_bits = ((seed * 0xD6E8FEB86659FD93ULL) >> 51) % 2 == 0;
     use_iv = ((seed * 0xD6E8FEB86659FD93ULL) >> 52) % 2 == 0;
+    use_ivs = ((seed * 0xD6E8FEB86659FD93ULL) >> 53) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2228,6 +2333,13 @@ int main(int argc, char **argv)
     L("  RETURN (fr (n - 1) * %d + n) %% 1000;", rng(2, 7));
     L("END FUNCTION;");
     gvarp_helpers();
+    if (use_ivs) {
+        L("Interval FUNCTION hull (Interval CONST a, b) IS");
+        L("  RETURN Interval (MIN a < MIN b ? MIN a : MIN b, MAX a > MAX b ? MAX a : MAX b);");
+        L("END FUNCTION;");
+        L("Int FUNCTION ivk (Interval CONST a) IS RETURN MIN a + 3 * MAX a; END FUNCTION;");
+        L("Interval VAR giv := 0 ... 1;");
+    }
     if (use_rec) {
         L("TYPE Pr IS RECORD");
         L("  Int k := %d;", rng(0, 9));
