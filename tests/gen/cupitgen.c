@@ -82,6 +82,10 @@
  *    Interval parameter called on groups, slices of groups and
  *    replicates through iv and giv (clipped), and REPLICATE INTO giv.
  *    By the seed alone.
+ *  - Half of the programs join two procedures of ME in node and
+ *    connection code with AND (`ME.andh (k) AND ME.andu (r)`): they touch
+ *    disjoint elements and their arguments read neither, as the open
+ *    order requires.  By the seed alone.
  *  - Half of the programs store from the central agent into one
  *    replicate's network elements, or through the bare `net` into every
  *    replicate's (assignment, a VAR argument of a central agent
@@ -238,6 +242,7 @@ static int use_iv;     /* computed intervals: MIN, MAX, IN, conversions */
    spset), slices of groups and replicates and REPLICATE counts through
    interval variables; by the seed */
 static int use_ivs;
+static int use_andme;  /* ME.a () AND ME.b () in object code; by the seed */
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -1005,6 +1010,30 @@ static void varp_stmt(Env *e)
     else L("%sbump (%s, %s);", me, t->s, norm_i(gen_int(e, 1), 9).s);
 }
 
+/* two procedures of an object that touch disjoint elements (h and u of
+   nodes, d and w of connections), for `ME.a (...) AND ME.b (...)`: which
+   runs first is left open, so nothing else may be shared -- not even
+   their arguments, which are constants or the locals k and r */
+static void and_helpers(Ty *t)
+{
+    if (!use_andme) return;
+    if (t->name[0] == 'C') {
+        L("PROCEDURE andd (Int CONST x) IS ME.d := q (ME.d + Real (x %% 7)); END;");
+        L("PROCEDURE andw (Real CONST y) IS ME.w := q (ME.w + y); END;");
+    } else {
+        L("PROCEDURE andh (Int CONST x) IS ME.h := (ME.h + x) %% 1000; END;");
+        L("PROCEDURE andu (Real CONST y) IS ME.u := q (ME.u + y); END;");
+    }
+}
+static void and_stmt(Env *e)
+{
+    int c = e->me->name[0] == 'C';
+    char *x = ch(50) ? "k" : S("%d", rng(0, 9));
+    char *y = ch(50) ? "r" : rlit(rng(-8, 8));
+    if (ch(50)) L("ME.and%s (%s) AND ME.and%s (%s);", c ? "d" : "h", x, c ? "w" : "u", y);
+    else L("ME.and%s (%s) AND ME.and%s (%s);", c ? "w" : "u", y, c ? "d" : "h", x);
+}
+
 static void varp_helpers(void)
 {
     if (!use_varp) return;
@@ -1040,6 +1069,7 @@ static void gen_stmts(Env *e, int n, int d)
 {
     for (int i = 0; i < n; i++) {
         if (use_varp && !e->fn && ch(12)) { varp_stmt(e); continue; }
+        if (use_andme && !e->fn && (e->ctx == XNODE || e->ctx == XCONN) && ch(10)) { and_stmt(e); continue; }
         if (use_castore && e->ctx == XNET && e->me == &net && !e->fn && ch(10)) {
             /* one replicate writes, the same in every statement: no race,
                the same in every build (the draw keeps the other seeds'
@@ -1250,6 +1280,7 @@ static void gen_con(int ci)
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
     if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp); END;");
     varp_helpers();
+    and_helpers(t);
     if (uses_cut(ci)) {
         L("PROCEDURE cut (Real CONST lim) IS");
         ind++;
@@ -1320,6 +1351,7 @@ static void gen_node(int ni)
         L("END;");
     }
     varp_helpers();
+    and_helpers(t);
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
@@ -2251,6 +2283,7 @@ int main(int argc, char **argv)
     use_bits = ((seed * 0xD6E8FEB86659FD93ULL) >> 51) % 2 == 0;
     use_iv = ((seed * 0xD6E8FEB86659FD93ULL) >> 52) % 2 == 0;
     use_ivs = ((seed * 0xD6E8FEB86659FD93ULL) >> 53) % 2 == 0;
+    use_andme = ((seed * 0xD6E8FEB86659FD93ULL) >> 54) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
