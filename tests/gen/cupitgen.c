@@ -73,11 +73,12 @@
  *  - Half of the programs compute intervals: MIN and MAX of `a ... b`,
  *    of Interval (a, b) and of Interval1/Interval2 conversions (bounds
  *    that fit), `x IN (a ... b)` for Int and Real (maybe empty).
- *  - Half of the programs store intervals: an Interval element sp of
- *    nodes and an Interval2 one of connections (converted on every
- *    store, promoted where read; MERGE takes the hull, the same in every
- *    order; the census counts MIN + 3 * MAX), a local Interval iv in every
- *    body and a global giv, global functions with Interval parameters
+ *  - Half of the programs store intervals: an Interval element sp and a
+ *    Realerval rz of nodes and an Interval2 sp of connections (converted
+ *    on every store, promoted where read; MERGE takes the hull, the same
+ *    in every order -- rz's bounds with + 0.0; the census counts the
+ *    bounds), a local Interval iv and Realerval rv in every body and a
+ *    global giv, global functions with Interval parameters
  *    and an Interval result (hull, ivk), a node procedure with an
  *    Interval parameter called on groups, slices of groups and
  *    replicates through iv and giv (clipped), and REPLICATE INTO giv.
@@ -148,7 +149,7 @@ static void L(const char *f, ...)
 }
 
 /* ---------------------------------------------------------------- bounds */
-enum { TI, TR, TB, TV }; /* TV: an interval (atoms and targets only) */
+enum { TI, TR, TB, TV, TW }; /* TV: an Interval, TW: a Realerval (atoms and targets only) */
 enum { CS, CA, CW, CK };
 static double bnd(int ty, int cls)
 {
@@ -338,6 +339,10 @@ static char *atext(Env *e, At *a)
 
 static X rleaf(Env *e)
 {
+    if (use_ivs && ch(12)) { /* a bound of a stored Realerval: on the grid, |x| < 64 */
+        At *v = pick(e, TW);
+        if (v) return (X){S("%s %s", ch(50) ? "MAX" : "MIN", v->s), 63.75, 2, 0};
+    }
     At *a = pick(e, TR);
     if (a && ch(75)) return (X){atext(e, a), a->b, a->fb, 0};
     a = pick(e, TI);
@@ -566,6 +571,10 @@ static char *gen_bool(Env *e, int d)
     }
     default: {
         X x = gen_real(e, d - 1);
+        if (use_ivs && ch(40)) { /* a stored Realerval */
+            At *v = pick(e, TW);
+            if (v) return S("(%s IN %s)", x.s, v->s);
+        }
         if (use_iv && ch(50)) {
             X lo = gen_real(e, d - 1), hi = gen_real(e, d - 1);
             return S("(%s IN (%s ... %s))", x.s, lo.s, hi.s);
@@ -640,6 +649,9 @@ static void locals(Env *e)
     if (use_ivs) {
         L("Interval VAR iv := 0 ... 0;");
         atv(e, "iv", NULL, 1);
+        L("Realerval VAR rv := 0.0 ... 0.5;");
+        at(e, "rv", TW, 64, 2);
+        tg(e, "rv", TW, 64);
     }
 }
 
@@ -667,6 +679,10 @@ static void me_atoms(Env *e, Ty *t, int writable)
     if (t->has_sp) {
         const char *conv = t->name[0] == 'C' ? "Interval2" : NULL;
         atv(e, "ME.sp", conv, writable);
+        if (!conv) { /* nodes: a Realerval rz too */
+            if (e->nat < 96) e->at[e->nat++] = (At){"ME.rz", TW, 64, 2, NULL, NULL};
+            if (writable) tg(e, "ME.rz", TW, 64);
+        }
     }
 }
 
@@ -691,6 +707,17 @@ static char *iv_expr(Env *e, const char *conv)
     }
     return conv ? S("%s (%s)", conv, v) : v;
 }
+/* a Realerval value whose bounds lie on the grid, within -64 ... 64 */
+static char *rv_expr(Env *e)
+{
+    At *a = pick(e, TW);
+    int k = rnd(4);
+    if (k == 3 && a) return a->s;
+    X lo = norm_r(gen_real(e, 1)), hi = norm_r(gen_real(e, 1));
+    if (k == 2 && a) /* widened by a value: the bounds of both stay on the grid */
+        return S("Realerval (minReal (MIN %s, %s) + 0.0, MAX %s)", a->s, lo.s, a->s);
+    return k == 1 ? S("Realerval (%s, %s)", lo.s, hi.s) : S("(%s ... %s)", lo.s, hi.s);
+}
 
 static Elem *find(Ty *t, const char *n)
 {
@@ -708,6 +735,7 @@ static void assign(Env *e)
     At *t = &e->tg[rnd(e->ntg)];
     if (t->ty == TB) { L("%s := %s;", t->s, gen_bool(e, 2)); return; }
     if (t->ty == TV) { L("%s := %s;", t->s, iv_expr(e, t->pre)); return; }
+    if (t->ty == TW) { L("%s := %s;", t->s, rv_expr(e)); return; }
     if (t->ty == TI) {
         if (ch(10)) { L("%s %s %d;", t->s, ch(50) ? "%=" : "/=", rng(2, 9)); return; }
         if (ch(10)) {
@@ -1192,7 +1220,11 @@ static void gen_merge(Ty *t)
     /* the hull: the same in every merge order */
     if (t->has_sp) {
         if (t->name[0] == 'C') L("ME.sp := Interval2 (hull (ME.sp, YOU.sp));");
-        else L("ME.sp := hull (ME.sp, YOU.sp);");
+        else {
+            L("ME.sp := hull (ME.sp, YOU.sp);");
+            /* + 0.0: the sign of a zero bound must not follow the merge order */
+            L("ME.rz := Realerval (minReal (MIN ME.rz, MIN YOU.rz) + 0.0, maxReal (MAX ME.rz, MAX YOU.rz) + 0.0);");
+        }
     }
     ind--;
     L("END MERGE;");
@@ -1215,6 +1247,11 @@ static char *sp_lit(Ty *t)
     char *v = S("%s ... %d", lo < 0 ? S("(%d)", lo) : S("%d", lo), hi);
     return t->name[0] == 'C' ? S("Interval2 (%s)", v) : S("(%s)", v);
 }
+static char *rz_lit(void)
+{
+    int lo = rng(-8, 8);
+    return S("(%s ... %s)", rlit(lo), rlit(lo + rng(-2, 8)));
+}
 /* declaration order: Int, Int1, Int2, Real, Bool (ctor follows it) */
 static int decl_kind(const Elem *l) { return l->ty == TI ? l->nw : l->ty == TR ? 3 : 4; }
 /* one declaration line per element type: fewer lines for the reducer */
@@ -1234,6 +1271,7 @@ static void emit_elems(Ty *t)
     if (t->has_vv) L("Vec vv := vfill (%s);", rlit(rng(-4, 4)));
     if (t->has_sy) L("Sym sy := %s;", sym());
     if (t->has_sp) L("%s sp := %s;", sp_type(t), sp_lit(t));
+    if (t->has_sp && t->name[0] != 'C') L("Realerval rz := %s;", rz_lit());
 }
 
 /* constructor arguments for all data elements of t, in order */
@@ -1251,6 +1289,7 @@ static char *ctor(Ty *t)
     if (t->has_vv) s = S("%s, vfill (%s)", s, rlit(rng(-8, 8)));
     if (t->has_sy) s = S("%s, %s", s, sym());
     if (t->has_sp) s = S("%s, %s", s, sp_lit(t));
+    if (t->has_sp && t->name[0] != 'C') s = S("%s, %s", s, rz_lit());
     return s;
 }
 
@@ -1410,7 +1449,7 @@ static void gen_node(int ni)
     if (t->has_pr) L("ME.chk := ME.chk + ME.pr.k + Int (ME.pr.z * 4.0);");
     if (t->has_vv) L("ME.chk := ME.chk + Int (ME.vv[0] * 4.0) + 3 * Int (ME.vv[2] * 4.0);");
     if (t->has_sy) L("IF ME.sy = red THEN ME.chk += 1; ELSIF ME.sy = green THEN ME.chk += 2; END;");
-    if (t->has_sp) L("ME.chk := ME.chk + ivk (ME.sp);");
+    if (t->has_sp) L("ME.chk := ME.chk + ivk (ME.sp) + Int (MIN ME.rz * 4.0) + 5 * Int (MAX ME.rz * 4.0);");
     ind--;
     L("END;");
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
