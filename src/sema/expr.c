@@ -945,12 +945,17 @@ bool sema_value_to(Ctx *c, Expr *e, Type *dst, const char *what)
 
 const char *sema_mismatch_hint(const Type *dst, const Type *src)
 {
-    if (type_is_integral(dst) && type_is_integral(src))
+    if ((type_is_integral(dst) && type_is_integral(src)) ||
+        (type_is_int_interval(dst) && type_is_int_interval(src)))
         return " (no implicit narrowing)";
     if (dst->kind == TY_REAL && type_is_integral(src))
         return " (write a Real denoter such as 1.0, or convert with Real(...))";
+    /* name the destination's own conversion: Int (r) would still need
+       narrowing into an Int1 or Int2 object */
     if (type_is_integral(dst) && src->kind == TY_REAL)
-        return " (convert with Int(...))";
+        return dst->kind == TY_INT1   ? " (convert with Int1(...))"
+               : dst->kind == TY_INT2 ? " (convert with Int2(...))"
+                                      : " (convert with Int(...))";
     return "";
 }
 
