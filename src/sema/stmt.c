@@ -111,12 +111,21 @@ static void assignment(Ctx *c, Stmt *s)
                        "type %s%s", vt->name, tt->name, sema_mismatch_hint(tt, vt));
         return;
     }
+    /* an integral target never takes a Real: the operator's own hint
+       (convert an operand to Real) cannot help, as the target stays
+       integral, so name the conversion of the value */
+    if (type_is_integral(tt) && vt->kind == TY_REAL) {
+        diag_error(target->loc, "operator '%s' cannot be applied to %s and Real (the "
+                   "object stays %s: convert the value, e.g. %s (...))",
+                   ast_assign_spelling(op), tt->name, tt->name, tt->name);
+        return;
+    }
     Type *r = sema_binary_type(c, compound_op(op), tt, vt, target->loc,
                                ast_assign_spelling(op));
     if (!type_is_error(r) && !type_assignable(tt, r))
         diag_error(value->loc, "the result of '%s' has type %s, which cannot be "
-                   "assigned to an object of type %s", ast_assign_spelling(op),
-                   r->name, tt->name);
+                   "assigned to an object of type %s%s", ast_assign_spelling(op),
+                   r->name, tt->name, sema_mismatch_hint(tt, r));
 }
 
 /* ReturnStmt -> RETURN [Expression] (§8.6) */
