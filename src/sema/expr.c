@@ -663,8 +663,8 @@ static Type *constructor(Ctx *c, Expr *e, Type *t)
         Type *at = a->type;
         if (!type_assignable(el->type, at)) {
             diag_error(a->loc, "argument %d of constructor %s has type %s, but element "
-                       "'%s' has type %s", i + 1, t->name, at->name, el->name,
-                       el->type->name);
+                       "'%s' has type %s%s", i + 1, t->name, at->name, el->name,
+                       el->type->name, sema_mismatch_hint(el->type, at));
             ok = false;
         }
     }
@@ -715,8 +715,9 @@ static Type *convert_expr(Ctx *c, Expr *e)
                 Expr *a = VEC_AT(*args, i, Expr);
                 if (!type_assignable(t->elem, a->type)) {
                     diag_error(a->loc, "%s bound of %s(...) has type %s, but %s is "
-                               "expected", i == 0 ? "lower" : "upper", t->name,
-                               a->type->name, t->elem->name);
+                               "expected%s", i == 0 ? "lower" : "upper", t->name,
+                               a->type->name, t->elem->name,
+                               sema_mismatch_hint(t->elem, a->type));
                     return error_type(c, e);
                 }
             }
