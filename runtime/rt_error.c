@@ -3,7 +3,8 @@
  * Every detected run-time error prints one line
  *   file.nn:line: run-time error: message
  * on stderr and ends the program with exit status 3.  The first error wins:
- * other threads that fail at the same time wait until the process is gone.
+ * other threads that fail at the same time, or reach --max-epochs, wait
+ * until the process is gone (rt_claim_exit).
  */
 #include "rt_internal.h"
 
@@ -23,15 +24,25 @@ const char rt_abi_real_double = 'd';
 const char rt_abi_real_float = 'f';
 #endif
 
-static atomic_flag error_reported = ATOMIC_FLAG_INIT;
+static atomic_flag exit_claimed = ATOMIC_FLAG_INIT;
+static _Thread_local bool exit_claimed_here;
 
-_Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
+void rt_claim_exit(void)
 {
-    if (atomic_flag_test_and_set(&error_reported)) {
-        /* Another thread is reporting and will end the process. */
+    if (exit_claimed_here)
+        return;
+    if (atomic_flag_test_and_set(&exit_claimed)) {
+        /* Another thread is ending the process (with an error, or at
+           --max-epochs); its message and status are the ones that count. */
         for (;;)
             pause();
     }
+    exit_claimed_here = true;
+}
+
+_Noreturn void rt_error(rt_srcpos where, const char *fmt, ...)
+{
+    rt_claim_exit();
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);

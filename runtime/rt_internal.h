@@ -110,6 +110,14 @@ const char *rt_protocol_file(char *buf, size_t size);
 /* The position used by library routines that have no .nn position. */
 #define RT_NOWHERE ((rt_srcpos){ NULL, 0 })
 
+/* Every way of ending the program that parallel code can take (rt_error,
+ * rt_finish_exit at --max-epochs, refusing to overwrite an input file)
+ * calls this first: the first thread to call it ends the program, any
+ * other one waits silently until the process is gone, so one message and
+ * one exit status come out.  The thread that ends the program may call it
+ * again (an error while it reports). */
+void rt_claim_exit(void);
+
 /* ---- memory (rt_memory.c) ---------------------------------------------- */
 
 void rt_set_memory_limit(size_t bytes); /* 0 = unlimited */

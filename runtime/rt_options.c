@@ -529,6 +529,7 @@ void rt_note_input(const char *path, const char *what, bool data)
 _Noreturn static void refuse_output(const char *path, const char *what, const char *input,
                                     const char *input_what)
 {
+    rt_claim_exit();
     fflush(stdout);
     fprintf(stderr, "%s: the %s '%s' is the input file '%s' (%s); refusing to "
             "overwrite it\n", rt_opt.program, what, path, input, input_what);
@@ -552,6 +553,7 @@ void rt_check_output(const char *path, const char *what, bool aliases, bool data
     if (hit >= 0) /* entries are never changed once written */
         refuse_output(path, what, inputs[hit].path, inputs[hit].what);
     if (rt_protocol_is(&out)) { /* written into since the first protocolError */
+        rt_claim_exit();
         fflush(stdout);
         fprintf(stderr, "%s: the %s '%s' is the protocol file; refusing to overwrite it\n",
                 rt_opt.program, what, path);
@@ -701,6 +703,9 @@ int rt_finish(void)
 
 _Noreturn void rt_finish_exit(void)
 {
+    /* a run-time error of another thread at the same moment: one of the
+       two ends the program, not both with two statuses */
+    rt_claim_exit();
     /* exit() from inside a team would release what other threads still
        use (as in rt_error) */
     if (omp_in_parallel())

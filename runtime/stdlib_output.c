@@ -136,6 +136,7 @@ static void protocol_error(cp_int epochNumber, cp_real totalError, cp_int nrOfEr
         limit_reached = true;
         if (training_asked || program_asks)
             return; /* the program ends its training itself (trainingDone) */
+        rt_claim_exit(); /* before the message: see rt_finish_exit */
         fflush(stdout);
         fprintf(stderr, "%s: stopping after epoch %d (--max-epochs)\n",
                 rt_opt.program, (int)epochNumber);

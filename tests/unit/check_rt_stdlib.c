@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 static char dir[] = "/tmp/check_rt_stdlib.XXXXXX";
 static char path_buf[512];
@@ -618,6 +620,47 @@ START_TEST(test_stdlib_protocol_parallel)
 }
 END_TEST
 
+/* A run-time error that another thread is reporting while this one
+ * reaches --max-epochs: the program ends once, with the error's message
+ * and status 3 -- not also with the stop message, or with status 0 and
+ * the error's message.  (The thread reports slowly, so that the stop
+ * comes in between.) */
+static atomic_int claimed;
+
+static void *report_slowly(void *a)
+{
+    (void)a;
+    rt_claim_exit(); /* what rt_error does first */
+    atomic_store(&claimed, 1);
+    usleep(200000);
+    rt_error((rt_srcpos){ "race.nn", 6 }, "division by zero");
+}
+
+static void error_at_limit(void *a)
+{
+    (void)a;
+    char *argv[] = { "trainer", "--no-protocol", "--max-epochs", "1", NULL };
+    rt_init(4, argv, "trainer");
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, report_slowly, NULL), 0);
+    while (!atomic_load(&claimed))
+        usleep(1000);
+    protocolError(1, 0.5f, 1);
+    printf("not reached\n");
+}
+
+START_TEST(test_stdlib_error_while_max_epochs)
+{
+    child_result r;
+    run_child(error_at_limit, NULL, &r);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "race.nn:6: run-time error: division by zero\n");
+    /* the epoch line, printed before, is kept (unless the machine was so
+       slow that the error came first) */
+    ck_assert_msg(strcmp(r.out, "epoch 1 error 0.5 errors 1\n") == 0 || !*r.out, "%s", r.out);
+}
+END_TEST
+
 /* The data procedures called from parallel code (an I/O area may be
  * passed anywhere): they run one at a time, so that no thread frees the
  * data set or an area that another one reads or fills. */
@@ -777,6 +820,7 @@ static Suite *stdlib_suite(void)
     tcase_add_test(tc, test_stdlib_print);
     tcase_add_test(tc, test_stdlib_protocol_and_max_epochs);
     tcase_add_test(tc, test_stdlib_protocol_parallel);
+    tcase_add_test(tc, test_stdlib_error_while_max_epochs);
     tcase_add_test(tc, test_stdlib_data_parallel);
     tcase_add_test(tc, test_stdlib_output_is_input);
     tcase_add_test(tc, test_stdlib_params);
