@@ -6,6 +6,66 @@
  * parallel.c.  Each statement list opens a block scope (§1.5). */
 #include "sema_internal.h"
 
+static bool known_false(const Expr *e);
+static bool known_true(const Expr *e);
+static bool block_completes(const Block *b);
+
+/* Whether a BREAK in b ends the loop whose body b is (not one of an inner
+   loop). */
+static bool breaks_out(const Block *b)
+{
+    for (int i = 0; b && i < b->stmts.len; i++) {
+        const Stmt *st = VEC_AT(b->stmts, i, Stmt);
+        if (st->kind == STMT_BREAK)
+            return true;
+        if (st->kind == STMT_IF) {
+            for (int k = 0; k < st->u.if_.arms.len; k++)
+                if (breaks_out(VEC_AT(st->u.if_.arms, k, IfArm)->body))
+                    return true;
+            if (breaks_out(st->u.if_.else_body))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the statement after s can run once s has run (s analysed, so that
+   its conditions are folded): not after RETURN, BREAK or `REPLICATE ME`
+   (which implies RETURN, §8.7), an IF all of whose arms that can be taken
+   end so (with an ELSE, or an arm whose condition is constant true), or a
+   loop that no condition and no BREAK ends. */
+static bool stmt_completes(const Stmt *s)
+{
+    switch (s->kind) {
+    case STMT_RETURN: case STMT_BREAK: return false;
+    case STMT_REPLICATE: return !s->u.replicate.obj || s->u.replicate.obj->kind != EXPR_ME;
+    case STMT_IF:
+        for (int i = 0; i < s->u.if_.arms.len; i++) {
+            const IfArm *arm = VEC_AT(s->u.if_.arms, i, IfArm);
+            if (!arm->cond || known_false(arm->cond))
+                continue;
+            if (block_completes(arm->body))
+                return true;
+            if (known_true(arm->cond))
+                return false; /* no later arm, nor the ELSE, runs */
+        }
+        return !s->u.if_.else_body || block_completes(s->u.if_.else_body);
+    case STMT_LOOP: {
+        const Expr *w = s->u.loop.while_cond, *u = s->u.loop.until_cond;
+        return (w && !known_true(w)) || (u && !known_false(u)) || breaks_out(s->u.loop.body);
+    }
+    default: return true;
+    }
+}
+
+static bool block_completes(const Block *b)
+{
+    for (int i = 0; b && i < b->stmts.len; i++)
+        if (!stmt_completes(VEC_AT(b->stmts, i, Stmt)))
+            return false;
+    return true;
+}
+
 /* Statements -> { DataObjectDef ";" } { Statement ";" }: one block scope */
 void sema_block(Ctx *c, Block *b)
 {
@@ -23,12 +83,13 @@ void sema_block(Ctx *c, Block *b)
     c->scope = s;
     for (int i = 0; i < b->defs.len; i++)
         sema_local_data(c, VEC_AT(b->defs, i, Decl));
-    /* after a RETURN or BREAK, the rest of the list never runs */
+    /* after a RETURN or BREAK, or a statement that always ends in one
+       (stmt_completes), the rest of the list never runs */
     int ended = 0;
     for (int i = 0; i < b->stmts.len; i++) {
         Stmt *st = VEC_AT(b->stmts, i, Stmt);
         sema_stmt(c, st);
-        if (!ended && (st->kind == STMT_RETURN || st->kind == STMT_BREAK)) {
+        if (!ended && !stmt_completes(st)) {
             ended = 1;
             c->dead++;
         }

@@ -286,6 +286,29 @@ START_TEST(test_sema_fold_dead_arm)
     ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
                              "  Int VAR x; WHILE true REPEAT IF x > 0 THEN BREAK; END; x := 1 / 0; END;\n"
                              "END;\n"), 1);
+    /* and after a statement that always ends in one: an IF whose arms
+       that can be taken all end so, a loop that nothing but RETURN ends */
+    ck_assert_int_eq(analyze("Int FUNCTION f (Int CONST k) IS\n"
+                             "  IF k > 0 THEN RETURN 1; ELSIF false THEN RETURN 3; ELSE RETURN 0; END;\n"
+                             "  RETURN 1 / 0;\nEND;\n"
+                             "PROCEDURE program () IS\n"
+                             "  Int VAR x;\n"
+                             "  WHILE true REPEAT IF x > 0 THEN BREAK; ELSE RETURN; END; x := 1 / 0; END;\n"
+                             "  IF false THEN x := 1; ELSIF true THEN RETURN; ELSE x := 2; END; x := 1 % 0;\n"
+                             "END;\n"
+                             "PROCEDURE p () IS\n"
+                             "  Int VAR x; REPEAT REPEAT BREAK; END; END; x := 2 ** -1;\n"
+                             "END;\n"), 0);
+    /* a way out: an arm that goes on, no ELSE, a condition, a BREAK */
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; IF x > 0 THEN RETURN; ELSIF x < 0 THEN x := 1; ELSE RETURN; END;\n"
+                             "  x := 1 / 0;\nEND;\n"), 1);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; IF x > 0 THEN RETURN; END; x := 1 / 0;\nEND;\n"), 1);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; REPEAT x += 1; UNTIL x > 3 END; x := 1 / 0;\nEND;\n"), 1);
+    ck_assert_int_eq(analyze("PROCEDURE program () IS\n"
+                             "  Int VAR x; REPEAT IF x > 0 THEN BREAK; END; END; x := 1 / 0;\nEND;\n"), 1);
 }
 END_TEST
 
@@ -304,6 +327,11 @@ START_TEST(test_sema_replicate_dead_arm)
              "  IF 0 < 1 THEN REPLICATE net INTO 0; END;\nEND;\n", net);
     ck_assert_int_eq(analyze(src), 1);
     ck_assert(strstr(messages, "at least 1") != NULL);
+    /* REPLICATE ME implies RETURN (§8.7): what follows it never runs */
+    ck_assert_int_eq(analyze("TYPE U IS NODE Int v;\n"
+                             "  PROCEDURE g () IS REPLICATE ME INTO 1; REPLICATE ME INTO -1; END;\n"
+                             "END;\nTYPE G IS GROUP OF U END;\nTYPE Net IS NETWORK G g; END;\n"
+                             "Net VAR net;\nPROCEDURE program () IS END;\n"), 0);
 }
 END_TEST
 
