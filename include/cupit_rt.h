@@ -179,8 +179,10 @@ typedef struct rt_global_var {
  * not in vars, or a value that its type cannot hold, is an error (exit
  * status 2). */
 void rt_set_globals(const rt_global_var *vars, int n);
-/* The same table, set by generated code before rt_init, so that --help
- * lists the variables --set can change (only names and kinds are read). */
+/* The same table (NULL, 0 for none), set by generated code before
+ * rt_init, so that --help lists the variables --set can change and rt_init
+ * refuses a --set that rt_set_globals would refuse, before any initializer
+ * runs (only names and kinds are read). */
 void rt_set_global_docs(const rt_global_var *vars, int n);
 /* Flushes output and releases the library's data sets and I/O areas;
  * returns the exit status (0, or 1 if standard output failed). */

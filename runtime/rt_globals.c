@@ -28,8 +28,9 @@ static _Noreturn void set_error(const rt_param *s, const char *msg)
     exit(2);
 }
 
-/* Stores text into the variable; false if its type cannot hold it. */
-static bool store(const rt_global_var *v, const char *text)
+/* Stores text into the variable (only checks it where keep is false);
+ * false if its type cannot hold it. */
+static bool store(const rt_global_var *v, const char *text, bool keep)
 {
     char *end;
     errno = 0;
@@ -37,14 +38,16 @@ static bool store(const rt_global_var *v, const char *text)
         bool t = strcmp(text, "true") == 0 || strcmp(text, "1") == 0;
         if (!t && strcmp(text, "false") != 0 && strcmp(text, "0") != 0)
             return false;
-        *(cp_bool *)v->addr = t;
+        if (keep)
+            *(cp_bool *)v->addr = t;
         return true;
     }
     if (v->kind == RT_GLOBAL_REAL) {
         double d = rt_strtoreal(text, &end);
         if (end == text || !rt_number_end(end) || errno || !isfinite((double)(cp_real)d))
             return false;
-        *(cp_real *)v->addr = (cp_real)d;
+        if (keep)
+            *(cp_real *)v->addr = (cp_real)d;
         return true;
     }
     long long i = strtoll(text, &end, 10);
@@ -54,22 +57,37 @@ static bool store(const rt_global_var *v, const char *text)
     case RT_GLOBAL_INT:
         if (i < INT32_MIN || i > INT32_MAX)
             return false;
-        *(cp_int *)v->addr = (cp_int)i;
+        if (keep)
+            *(cp_int *)v->addr = (cp_int)i;
         return true;
     case RT_GLOBAL_INT2:
         if (i < INT16_MIN || i > INT16_MAX)
             return false;
-        *(cp_int2 *)v->addr = (cp_int2)i;
+        if (keep)
+            *(cp_int2 *)v->addr = (cp_int2)i;
         return true;
     default:
         if (i < INT8_MIN || i > INT8_MAX)
             return false;
-        *(cp_int1 *)v->addr = (cp_int1)i;
+        if (keep)
+            *(cp_int1 *)v->addr = (cp_int1)i;
         return true;
     }
 }
 
+static void set_globals(const rt_global_var *vars, int n, bool keep);
+
 void rt_set_globals(const rt_global_var *vars, int n)
+{
+    set_globals(vars, n, true);
+}
+
+void rt_check_sets(const rt_global_var *vars, int n)
+{
+    set_globals(vars, n, false);
+}
+
+static void set_globals(const rt_global_var *vars, int n, bool keep)
 {
     for (int i = 0; i < rt_opt.nsets; i++) {
         const rt_param *s = &rt_opt.sets[i];
@@ -88,7 +106,7 @@ void rt_set_globals(const rt_global_var *vars, int n)
             snprintf(msg + len, sizeof msg - len, ")");
             set_error(s, msg);
         }
-        if (!store(v, s->value)) {
+        if (!store(v, s->value, keep)) {
             snprintf(msg, sizeof msg, "not a value of type %s", rt_global_kind_name(v->kind));
             set_error(s, msg);
         }

@@ -105,6 +105,10 @@ bool rt_protocol_is(const struct stat *st);
  * buf); NULL for none (--no-protocol). */
 const char *rt_protocol_file(char *buf, size_t size);
 
+/* rt_set_globals without storing: exits with status 2 where it would
+ * (rt_globals.c). */
+void rt_check_sets(const rt_global_var *vars, int n);
+
 /* ---- run-time errors without a source position ------------------------- */
 
 /* The position used by library routines that have no .nn position. */

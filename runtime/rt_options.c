@@ -29,6 +29,7 @@ static const rt_param_doc *param_docs;
 static int nparam_docs;
 static const rt_global_var *global_docs;
 static int nglobal_docs;
+static bool global_docs_known; /* rt_set_global_docs called */
 
 void rt_set_param_docs(const rt_param_doc *docs, int n)
 {
@@ -40,6 +41,7 @@ void rt_set_global_docs(const rt_global_var *vars, int n)
 {
     global_docs = vars;
     nglobal_docs = n;
+    global_docs_known = true;
 }
 
 static void usage(FILE *f)
@@ -608,6 +610,11 @@ void rt_init(int argc, char **argv, const char *program_name)
             st = 1;
         exit(st);
     }
+    /* a --set that names no variable or holds no value of its type, at
+       once: not only after the global initializers, one of which may stop
+       the program with a run-time error first */
+    if (global_docs_known)
+        rt_check_sets(global_docs, nglobal_docs);
     /* the protocol file against the --data files at once, before the
        program writes anything; against the files read when it is opened */
     char def[512];

@@ -205,8 +205,9 @@ static void program_start(Lw *lw, IrStmt *body, const Start *st, IrExpr *name, I
     IrModule *m = lw->m;
     if (st->ndocs)
         call_ext(lw, body, "rt_set_param_docs", IR_ARGS(ir_ref(m, st->docs), ir_i32(m, st->ndocs)));
-    if (st->nset) /* for --help */
-        call_ext(lw, body, "rt_set_global_docs", IR_ARGS(ir_ref(m, st->settable), ir_i32(m, st->nset)));
+    /* for --help, and to check --set before the initializers run */
+    call_ext(lw, body, "rt_set_global_docs",
+             IR_ARGS(st->nset ? ir_ref(m, st->settable) : ir_null(m), ir_i32(m, st->nset)));
     if (calls_training_done(lw))
         call_ext(lw, body, "rt_set_asks_training_done", 0, NULL);
     if (m->random_in_parallel) /* the runtime's merges run MERGE procedures */

@@ -419,6 +419,39 @@ START_TEST(test_options_set_errors)
 }
 END_TEST
 
+/* rt_init checks --set against the table generated code registers, before
+ * the global initializers run, but stores nothing: rt_set_globals does,
+ * after them. */
+static void set_checked_early(void *arg)
+{
+    static cp_int1 c = 0;
+    static const rt_global_var vars[] = {{"count", RT_GLOBAL_INT1, &c}};
+    char *argv[] = {"prog", "--set", arg, NULL};
+    rt_set_global_docs(vars, 1);
+    rt_init(3, argv, "prog");
+    printf("init %d", (int)c);
+    rt_set_globals(vars, 1);
+    printf(" set %d", (int)c);
+    exit(0);
+}
+
+START_TEST(test_options_set_checked_before_initializers)
+{
+    child_result r;
+    run_child(set_checked_early, "count=5", &r);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "init 0 set 5");
+    run_child(set_checked_early, "cnt=5", &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(strstr(r.err, "--set cnt=5: the program has no global") != NULL);
+    run_child(set_checked_early, "count=300", &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(strstr(r.err, "--set count=300: not a value of type Int1") != NULL);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
     Suite *s = suite_create("rt_options");
@@ -441,6 +474,7 @@ static Suite *options_suite(void)
     tcase_add_test(tc, test_options_real_rounds_once);
     tcase_add_test(tc, test_options_real_str);
     tcase_add_test(tc, test_options_set_errors);
+    tcase_add_test(tc, test_options_set_checked_before_initializers);
     suite_add_tcase(s, tc);
     return s;
 }
