@@ -178,6 +178,9 @@ void lw_merge_callee_body(Lw *lw, IrFunc *f)
     lw->fn = &fn;
     f->body = ir_block(lw->m, s->loc);
     lw->blk = f->body;
+    /* a callee that can call itself checks the stack, as its other
+       versions do (recursion.c) */
+    lw_stack_check(lw, s);
     lw_block(lw, s->decl->u.subr.body);
     lw->fn = NULL;
 }

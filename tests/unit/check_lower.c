@@ -645,6 +645,45 @@ static bool has_fn(const char *name)
     return false;
 }
 
+/* The IR dump of MERGE callee `name` (its body built if streamed), up to the
+ * next function; "" if there is none.  Freed by the caller. */
+static char *fn_dump(const char *name)
+{
+    char *all = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&all, &len);
+    ck_assert(pipeline_dump(pipeline, f));
+    fclose(f);
+    char head[128];
+    snprintf(head, sizeof head, "func merge-callee %s(", name);
+    char *at = strstr(all, head);
+    char *out = strdup(at ? at : "");
+    free(all);
+    char *next = strstr(out + 1, "\nfunc ");
+    if (next)
+        *next = 0;
+    return out;
+}
+
+/* An object function that can call itself checks the stack in every
+ * version, also in the one MERGE procedures call (cpMI_); one that
+ * cannot, in none. */
+START_TEST(test_lower_merge_callee_stack_check)
+{
+    plan_for("Int FUNCTION deep (Int CONST d) IS IF d <= 0 THEN RETURN ME.n; END;"
+             " RETURN ME.deep (d - 1) + 1; END;\n"
+             "  Int FUNCTION flat () IS RETURN ME.n + 1; END;\n"
+             "  MERGE IS ME.n := ME.deep (YOU.n) + YOU.flat (); END MERGE;",
+             "PROCEDURE f () IS ME.a[].emit (); ME.b[].gather (); END;", "net[].f ();", true);
+    ck_assert(has_fn("cpMI_L_deep"));
+    char *deep = fn_dump("cpMI_L_deep"), *flat = fn_dump("cpMI_L_flat");
+    ck_assert_msg(strstr(deep, "rt_stack_check"), "%s", deep);
+    ck_assert_msg(*flat && !strstr(flat, "rt_stack_check"), "%s", flat);
+    free(deep);
+    free(flat);
+}
+END_TEST
+
 typedef struct ReduceCount {
     IrReduceKind kind;
     int n;
@@ -871,6 +910,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_rep_state);
     tcase_add_test(tc, test_lower_known_args);
     tcase_add_test(tc, test_lower_local_recursion);
+    tcase_add_test(tc, test_lower_merge_callee_stack_check);
     tcase_add_test(tc, test_lower_lane_reduce_masks);
     tcase_add_test(tc, test_lower_large_values_off_stack);
     suite_add_tcase(s, tc);
