@@ -108,6 +108,12 @@ _Noreturn void rt_index_error(rt_srcpos where, const char *what, int64_t index,
        more replicates */
     size_t n = strlen(what);
     if (size == 1 && n >= 9 && strcmp(what + n - 9, "replicate") == 0) {
+        /* replicated with one replicate (INTO 1...1, or an interval the
+           run time chose 1 from): REPLICATE INTO n would be an error */
+        const rt_net *net = n > 10 ? rt_net_named(what, n - 10) : NULL;
+        if (net && net->replicated)
+            rt_error(where, "%s index %" PRId64 " out of range 0...0 (%.*s is replicated "
+                     "with one replicate)", what, index, (int)(n - 10), what);
         if (n > 10)
             rt_error(where, "%s index %" PRId64 " out of range 0...0 (%.*s has one "
                      "replicate; REPLICATE %.*s INTO n makes n)", what, index,

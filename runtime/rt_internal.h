@@ -105,6 +105,10 @@ bool rt_protocol_is(const struct stat *st);
  * buf); NULL for none (--no-protocol). */
 const char *rt_protocol_file(char *buf, size_t size);
 
+/* The network registered (rt_register_networks) under the name of len
+ * characters at name, or NULL: for messages that have only the name. */
+const rt_net *rt_net_named(const char *name, size_t len);
+
 /* rt_set_globals without storing: exits with status 2 where it would
  * (rt_globals.c). */
 void rt_check_sets(const rt_global_var *vars, int n);

@@ -41,6 +41,14 @@ void rt_register_networks(rt_net *const *nets, const char *const *names, int32_t
         nets[i]->name = names[i];
 }
 
+const rt_net *rt_net_named(const char *name, size_t len)
+{
+    for (int32_t i = 0; i < nregistered; i++)
+        if (strlen(registered_names[i]) == len && strncmp(registered_names[i], name, len) == 0)
+            return registered[i];
+    return NULL;
+}
+
 const char *rt_net_name(const rt_net *net)
 {
     return net->name ? net->name : net->desc->name;

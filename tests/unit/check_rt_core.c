@@ -80,6 +80,28 @@ static void fail_div(void *arg)
     rt_div_by_zero((rt_srcpos){ "a.nn", 9 });
 }
 
+/* net[1] of a network with one replicate: the hint to REPLICATE it fits
+ * only while it is not replicated (INTO 1...1 replicates it with one) */
+static void fail_rep_index(void *arg)
+{
+    static rt_net net;
+    static rt_net *nets[] = {&net};
+    static const char *const names[] = {"mlp"};
+    net.replicated = arg != NULL;
+    net.nreps = 1;
+    rt_register_networks(nets, names, 1);
+    rt_index_error((rt_srcpos){ "a.nn", 8 }, "mlp replicate", 1, 1);
+}
+
+START_TEST(test_core_replicate_index_hint)
+{
+    ck_assert_rt_error(fail_rep_index, NULL, "a.nn:8: run-time error: mlp replicate index 1 out "
+                       "of range 0...0 (mlp has one replicate; REPLICATE mlp INTO n makes n)\n");
+    ck_assert_rt_error(fail_rep_index, "", "a.nn:8: run-time error: mlp replicate index 1 out "
+                       "of range 0...0 (mlp is replicated with one replicate)\n");
+}
+END_TEST
+
 START_TEST(test_core_error_helpers)
 {
     ck_assert_rt_error(fail_index, NULL, "a.nn:5: run-time error: array index 7 out of range 0...3");
@@ -275,6 +297,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_core_error_without_position);
     tcase_add_test(tc, test_core_error_in_parallel_region_prints_once);
     tcase_add_test(tc, test_core_error_helpers);
+    tcase_add_test(tc, test_core_replicate_index_hint);
     tcase_add_exit_test(tc, test_core_error_exit_status, 3);
     tcase_add_exit_test(tc, test_core_out_of_memory_exit_status, 3);
     suite_add_tcase(s, tc);
