@@ -475,6 +475,22 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                                    excerpt(lx, lx->tok, lx->cur));
                          return real_token(lx, val, *loc);
                        }
+        digit+ [eE] [+-]? digit+ {
+                         /* `1e5`: C writes it, CuPit needs the point */
+                         const char *e = lx->tok;
+                         while (*e >= '0' && *e <= '9')
+                             e++;
+                         lex_error(lx, *loc, "malformed real denoter '%s' (a real denoter has digits on both "
+                                   "sides of a '.', e.g. %.*s.0%s)", excerpt(lx, lx->tok, lx->cur),
+                                   (int)(e - lx->tok), lx->tok, excerpt(lx, e, lx->cur));
+                         return real_token(lx, val, *loc);
+                       }
+        "0" [xX]       {
+                         lex_error(lx, *loc, "malformed integer denoter '%s' (hexadecimal digits are needed "
+                                   "after it, e.g. 0x1F)", excerpt(lx, lx->tok, lx->cur));
+                         val->u.int_value = 0;
+                         return TK_INTDEN;
+                       }
         noexp          {
                          lex_error(lx, *loc, "malformed real denoter '%s' (the exponent has no digits)",
                                    excerpt(lx, lx->tok, lx->cur));

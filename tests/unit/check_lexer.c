@@ -182,9 +182,8 @@ START_TEST(test_lexer_integer_denoters)
 {
     ck_scan("0 7 42 017 0x1F 0XfF 2147483647", "int:0 int:7 int:42 int:15 int:31 int:255 int:2147483647");
     ck_errors(0);
-    ck_scan("1e5", "int:1 id:e5");
-    ck_scan("0x", "int:0 id:x");
-    ck_errors(0);
+    /* `1e5` and `0x` are no denoters: test_lexer_malformed_reals and
+       test_lexer_malformed_integer */
 }
 END_TEST
 
@@ -203,6 +202,11 @@ START_TEST(test_lexer_malformed_integer)
     ck_scan("09 0189", "int:9 int:189");
     ck_errors(2);
     ck_message("malformed integer denoter '09'");
+    ck_scan("0x;", "int:0 ';'");
+    ck_errors(1);
+    ck_message("t.nn:1:1: error: malformed integer denoter '0x' (hexadecimal digits are needed");
+    ck_scan("0x1e5", "int:485"); /* hex digits, no exponent */
+    ck_errors(0);
 }
 END_TEST
 
@@ -266,6 +270,12 @@ START_TEST(test_lexer_malformed_reals)
     ck_scan("1.0e+ x", "real:1 id:x");
     ck_errors(1);
     ck_message("exponent has no digits");
+    ck_scan("1e5 2E-3", "real:100000 real:0.002");
+    ck_errors(2);
+    ck_message("malformed real denoter '1e5' (a real denoter has digits on both sides of a '.', "
+               "e.g. 1.0e5)");
+    ck_message("malformed real denoter '2E-3' (a real denoter has digits on both sides of a '.', "
+               "e.g. 2.0E-3)");
     ck_scan("1.0e99999", "real:inf");
     ck_errors(1);
 }
