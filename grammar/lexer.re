@@ -522,6 +522,23 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                          lex_error(lx, *loc, "'//' does not start a comment in CuPit: comments are written (* ... *)");
                          continue; /* read as the comment it was meant to be */
                        }
+        "/*"           {
+                         /* read as the comment it was meant to be: up to
+                            the next "*\/", or the end of the line where
+                            there is none */
+                         lex_error(lx, *loc, "'/*' does not start a comment in CuPit: comments are written (* ... *)");
+                         const char *close = strstr(lx->cur, "*/");
+                         if (!close) {
+                             while (*lx->cur != '\n' && lx->cur < lx->end)
+                                 lx->cur++;
+                             continue;
+                         }
+                         while (lx->cur < close)
+                             if (*lx->cur++ == '\n')
+                                 newline(lx);
+                         lx->cur = close + 2;
+                         continue;
+                       }
         "!="           { lex_error(lx, *loc, "'!=' is not CuPit: 'not equal' is written '<>'"); return TK_NE; }
         "=="           { lex_error(lx, *loc, "'==' is not CuPit: comparison is written '='"); return '='; }
         "&&"           { lex_error(lx, *loc, "'&&' is not CuPit: write AND"); return TK_AND; }

@@ -356,6 +356,20 @@ START_TEST(test_lexer_comment_close_outside)
 }
 END_TEST
 
+START_TEST(test_lexer_c_comment)
+{
+    /* one message, and the text is skipped as the comment it was meant to be */
+    ck_scan("a /* b\n c */ d", "id:a id:d");
+    ck_errors(1);
+    ck_message("t.nn:1:3: error: '/*' does not start a comment in CuPit");
+    ck_assert_str_eq(positions("a /* b\n c */ d\ne"), "1:1 2:7 3:1");
+    ck_scan("a /* no end\nb", "id:a id:b"); /* without "*\/" up to the line end */
+    ck_errors(1);
+    ck_scan("a / *b", "id:a '/' '*' id:b");
+    ck_errors(0);
+}
+END_TEST
+
 START_TEST(test_lexer_comment_may_hold_any_text)
 {
     ck_scan("(* Universit\xc3\xa4t \xff \x01 *) x", "id:x");
@@ -529,6 +543,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_unterminated_comment);
     tcase_add_test(tc, test_lexer_comment_close_outside);
     tcase_add_test(tc, test_lexer_comment_may_hold_any_text);
+    tcase_add_test(tc, test_lexer_c_comment);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("operators");
