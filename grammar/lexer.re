@@ -539,6 +539,11 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
                          lx->cur = close + 2;
                          continue;
                        }
+        ".."           {
+                         /* "..." is longer and wins; two dots are a slip */
+                         lex_error(lx, *loc, "'..' is not CuPit: an interval is written 'a...b'");
+                         return TK_DOTS;
+                       }
         "!="           { lex_error(lx, *loc, "'!=' is not CuPit: 'not equal' is written '<>'"); return TK_NE; }
         "=="           { lex_error(lx, *loc, "'==' is not CuPit: comparison is written '='"); return '='; }
         "&&"           { lex_error(lx, *loc, "'&&' is not CuPit: write AND"); return TK_AND; }

@@ -396,8 +396,22 @@ START_TEST(test_lexer_longest_match)
     ck_scan("a-->b", "id:a '-->' id:b");
     ck_scan("a**=b", "id:a '**' '=' id:b");
     ck_scan("a<=>b", "id:a '<=' '>' id:b");
-    ck_scan("x.y..z", "id:x '.' id:y '.' '.' id:z");
     ck_scan("a:=b", "id:a ':=' id:b");
+    ck_errors(0);
+}
+END_TEST
+
+START_TEST(test_lexer_two_dots)
+{
+    /* '..' is no CuPit token: one message, read as the '...' meant */
+    ck_scan("x.y..z", "id:x '.' id:y '...' id:z");
+    ck_errors(1);
+    ck_message("t.nn:1:4: error: '..' is not CuPit: an interval is written 'a...b'");
+    ck_scan("1..3", "int:1 '...' int:3");
+    ck_errors(1);
+    ck_scan("0.5..1.5", "real:0.5 '...' real:1.5");
+    ck_errors(1);
+    ck_scan("a....b", "id:a '...' '.' id:b");
     ck_errors(0);
 }
 END_TEST
@@ -549,6 +563,7 @@ static Suite *lexer_suite(void)
     tc = tcase_create("operators");
     tcase_add_test(tc, test_lexer_operators);
     tcase_add_test(tc, test_lexer_longest_match);
+    tcase_add_test(tc, test_lexer_two_dots);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("input");
