@@ -1148,6 +1148,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
      * and the operator token simply does not belong there. */
     bool after_operand = !operand_expected && !has_token(expected, n, TK_LIDENT)
                          && !has_token(expected, n, TK_UIDENT);
+    /* IS follows the head of a definition, never an expression: the '='
+       in `TYPE T = RECORD` or `PROCEDURE p () = ...` is no comparison */
+    bool in_expression = after_operand && !has_token(expected, n, TK_IS);
     if (operand_expected && la == YYTRANSLATE(TK_REDUCTION))
         hint = " (REDUCTION is a statement: 'REDUCTION obj[].elem:f INTO x')";
     else if (lower_kw)
@@ -1164,14 +1167,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                              || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
                              || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))
         hint = " (the operand of a unary operator is a primary: use parentheses)";
-    else if (after_operand && !has_token(expected, n, TK_ASSIGN)
+    else if (in_expression && !has_token(expected, n, TK_ASSIGN)
              && (la == YYTRANSLATE('=') || la == YYTRANSLATE(TK_NE) || la == YYTRANSLATE('<')
                  || la == YYTRANSLATE('>') || la == YYTRANSLATE(TK_LE)
                  || la == YYTRANSLATE(TK_GE) || la == YYTRANSLATE(TK_IN)))
         hint = " (comparisons do not associate: use parentheses)";
-    else if (after_operand && la == YYTRANSLATE(TK_DOTS))
+    else if (la == YYTRANSLATE('=') && has_token(expected, n, TK_IS))
+        hint = " (a definition is written with IS, not '=')";
+    else if (in_expression && la == YYTRANSLATE(TK_DOTS))
         hint = " (an interval has one '...': use parentheses)";
-    else if (after_operand && la == YYTRANSLATE('?'))
+    else if (in_expression && la == YYTRANSLATE('?'))
         hint = " (a nested '?:' needs parentheses)";
     else if (operand_expected && la == YYTRANSLATE(TK_UIDENT))
         hint = " (a conversion is not a primary: put the operand of a unary operator in parentheses)";

@@ -675,6 +675,13 @@ START_TEST(test_parser_hints)
     ck_assert_msg(strstr(captured, "interval has one") == NULL, "hint in:\n%s", captured);
     expr_errors("f (1, 2 < 3 < 4)");
     ck_message("comparisons do not associate");
+    /* '=' after the head of a definition: IS is missing, no comparison */
+    parse("TYPE T = RECORD Int a; END;");
+    ck_errors(1);
+    ck_message("expected 'IS' before '=' (a definition is written with IS, not '=')");
+    ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
+    parse("PROCEDURE p () = END;");
+    ck_message("expected 'IS' before '=' (a definition is written with IS");
 }
 END_TEST
 
