@@ -1183,6 +1183,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     else if (n == 2 && has_token(expected, n, '.') && has_token(expected, n, '[')
              && in_multicall(ctx, p))
         hint = " (each part of 'a.p () AND b.q ()' is an object procedure call)";
+    else if (in_expression && la == YYTRANSLATE(TK_ASSIGN)
+             && (has_token(expected, n, TK_THEN) || has_token(expected, n, TK_REPEAT)
+                 || (end && !has_token(expected, n, ';')))) /* a condition: IF, WHILE, UNTIL */
+        hint = " (':=' assigns; comparison is written '=')";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
              && !has_token(expected, n, TK_UIDENT))
         hint = " (names of objects, fields and subroutines start with a lower-case letter)";

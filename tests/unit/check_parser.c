@@ -682,6 +682,15 @@ START_TEST(test_parser_hints)
     ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
     parse("PROCEDURE p () = END;");
     ck_message("expected 'IS' before '=' (a definition is written with IS");
+    /* ':=' where a condition goes on: comparison is written '=' */
+    parse("PROCEDURE p () IS IF x := 1 THEN x := 2; END; END;");
+    ck_errors(1);
+    ck_message("expected 'THEN' before ':=' (':=' assigns; comparison is written '=')");
+    parse("PROCEDURE p () IS FOR i := 1 TO 3 REPEAT END; END;");
+    ck_errors(0);
+    parse("PROCEDURE p (Int VAR x := 0) IS END;"); /* no condition there */
+    ck_message("before ':='");
+    ck_assert_msg(strstr(captured, "comparison is written") == NULL, "hint in:\n%s", captured);
 }
 END_TEST
 
