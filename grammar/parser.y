@@ -1110,6 +1110,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         return n;
     const char *what = describe_lookahead(p, yypcontext_token(ctx));
     Loc loc = *yypcontext_location(ctx);
+    /* `x := 1;;`, `IF a THEN ; END`: the list of what may come instead
+       ("expected 'END' before ';'") would not point at the stray ';' */
+    if (yypcontext_token(ctx) == YYTRANSLATE(';') && !has_token(expected, n, ';')
+        && (p->before_tok == ';' || p->before_tok == TK_IS || p->before_tok == TK_THEN
+            || p->before_tok == TK_ELSE || p->before_tok == TK_REPEAT)) {
+        diag_error(loc, "extra ';' (%s)", has_token(expected, n, TK_IF)
+                   ? "CuPit has no empty statement: remove it" : "remove it");
+        return 0;
+    }
     bool end = has_token(expected, n, TK_END);
 
     char list[256] = "";

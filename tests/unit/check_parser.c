@@ -682,6 +682,13 @@ START_TEST(test_parser_hints)
     ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
     parse("PROCEDURE p () = END;");
     ck_message("expected 'IS' before '=' (a definition is written with IS");
+    /* a stray ';': said at it, not as a missing END */
+    parse("PROCEDURE p () IS x := 1;; x := 2; END;");
+    ck_errors(1);
+    ck_message("1:26: error: extra ';' (CuPit has no empty statement: remove it)");
+    parse("PROCEDURE p () IS END;; PROCEDURE q () IS END;");
+    ck_errors(1);
+    ck_message("1:23: error: extra ';' (remove it)");
     /* ':=' where a condition goes on: comparison is written '=' */
     parse("PROCEDURE p () IS IF x := 1 THEN x := 2; END; END;");
     ck_errors(1);
