@@ -149,6 +149,8 @@ static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
         {"ENDFOR", "loops end with 'END' or 'END REPEAT'", TK_END},
         {"ENDLOOP", "loops end with 'END' or 'END REPEAT'", TK_END},
         {"BEGIN", "a body starts after 'IS'", 0},
+        {"MOD", "the remainder is written '%'", '%'},
+        {"DIV", "integer division is written '/'", '/'},
     };
     static const char *const types[] = {"INT", "REAL", "BOOL", "STRING", "OPAQUE",
                                         "INTERVAL", "REALERVAL", "TRUE", "FALSE"};

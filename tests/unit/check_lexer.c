@@ -153,6 +153,10 @@ START_TEST(test_lexer_unknown_keyword_repairs)
     ck_scan("ELSEIF WITH ENDWHILE BEGIN", "'ELSIF' 'TO' 'END'");
     ck_errors(4);
     ck_message("CONNECT uses 'TO'");
+    ck_scan("a MOD b DIV c", "id:a '%' id:b '/' id:c");
+    ck_errors(2);
+    ck_message("unknown keyword 'MOD' (the remainder is written '%')");
+    ck_message("unknown keyword 'DIV' (integer division is written '/')");
 }
 END_TEST
 
