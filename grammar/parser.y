@@ -1181,7 +1181,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                  || la == YYTRANSLATE('>') || la == YYTRANSLATE(TK_LE)
                  || la == YYTRANSLATE(TK_GE) || la == YYTRANSLATE(TK_IN)))
         hint = " (comparisons do not associate: use parentheses)";
-    else if (la == YYTRANSLATE('=') && has_token(expected, n, TK_IS))
+    else if (n == 1 && expected[0] == YYTRANSLATE('(') && p->before_tok == TK_UIDENT
+             && p->before_text) {
+        /* a type name as an operand: only a conversion `Int (x)` has one */
+        if (strcmp(p->before_text, "True") == 0 || strcmp(p->before_text, "False") == 0)
+            hint = " (the Boolean denoters are 'true' and 'false')";
+        else
+            hint = arena_printf(p->arena, " (type name '%s' is no value; a conversion is "
+                                "written '%s (x)')", p->before_text, p->before_text);
+    } else if (la == YYTRANSLATE('=') && has_token(expected, n, TK_IS))
         hint = " (a definition is written with IS, not '=')";
     else if (in_expression && la == YYTRANSLATE(TK_DOTS))
         hint = " (an interval has one '...': use parentheses)";

@@ -682,6 +682,11 @@ START_TEST(test_parser_hints)
     ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
     parse("PROCEDURE p () = END;");
     ck_message("expected 'IS' before '=' (a definition is written with IS");
+    /* a type name as a value */
+    expr_errors("True");
+    ck_message("expected '(' before ';' (the Boolean denoters are 'true' and 'false')");
+    expr_errors("Int + 1");
+    ck_message("(type name 'Int' is no value; a conversion is written 'Int (x)')");
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
