@@ -1087,6 +1087,16 @@ static const char *lower_keyword(const char *word)
     return NULL;
 }
 
+/* "'END'" -> "end": the keyword spelled as a name. */
+static const char *lower_name(Parser *p, const char *keyword)
+{
+    size_t n = strlen(keyword) - 2;
+    char *name = arena_strndup(p->arena, keyword + 1, n);
+    for (size_t i = 0; i < n; i++)
+        name[i] = (char)(name[i] - 'A' + 'a');
+    return name;
+}
+
 static bool has_token(const yysymbol_kind_t *set, int n, int token)
 {
     for (int i = 0; i < n; i++)
@@ -1189,6 +1199,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         else
             hint = arena_printf(p->arena, " (type name '%s' is no value; a conversion is "
                                 "written '%s (x)')", p->before_text, p->before_text);
+    } else if (n == 1 && expected[0] == YYTRANSLATE(TK_LIDENT)
+               && yysymbol_name(la)[0] == '\'' && yysymbol_name(la)[1] >= 'A'
+               && yysymbol_name(la)[1] <= 'Z') {
+        /* `Int VAR END`, `PROCEDURE TYPE ()`: only a name can stand there */
+        hint = arena_printf(p->arena, " (%s is a keyword, not a name; names start with a "
+                            "lower-case letter, e.g. '%s')", yysymbol_name(la),
+                            lower_name(p, yysymbol_name(la)));
     } else if (la == YYTRANSLATE('=') && has_token(expected, n, TK_IS))
         hint = " (a definition is written with IS, not '=')";
     else if (in_expression && la == YYTRANSLATE(TK_DOTS))

@@ -687,6 +687,11 @@ START_TEST(test_parser_hints)
     ck_message("expected '(' before ';' (the Boolean denoters are 'true' and 'false')");
     expr_errors("Int + 1");
     ck_message("(type name 'Int' is no value; a conversion is written 'Int (x)')");
+    /* a keyword where only a name can stand */
+    parse("Int VAR END := 1;");
+    ck_errors(1);
+    ck_message("expected identifier before 'END' ('END' is a keyword, not a name; names start "
+               "with a lower-case letter, e.g. 'end')");
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
