@@ -280,6 +280,14 @@ EndKw
     | MERGE                                     { $$ = TK_MERGE; }
     | IF                                        { $$ = TK_IF; }
     | REPEAT                                    { $$ = TK_REPEAT; }
+    /* the kind of type (`END RECORD`, `END NODE`): parsed so that
+       check_end can say that END TYPE is meant */
+    | RECORD                                    { $$ = TK_RECORD; }
+    | NODE                                      { $$ = TK_NODE; }
+    | CONNECTION                                { $$ = TK_CONNECTION; }
+    | NETWORK                                   { $$ = TK_NETWORK; }
+    | GROUP                                     { $$ = TK_GROUP; }
+    | ARRAY                                     { $$ = TK_ARRAY; }
     ;
 
 /* ==== Type definitions =================================================== */

@@ -605,6 +605,12 @@ START_TEST(test_parser_end_keyword_mismatch)
     ck_message("'EXTERNAL PROCEDURE' does not match the function");
     parse("PROCEDURE p () IS IF a THEN END REPEAT; END FUNCTION;");
     ck_errors(2);
+    /* the kind of type after END: END TYPE is meant */
+    parse("TYPE T IS RECORD Int a; END RECORD; TYPE U IS NODE Real x; END NODE;");
+    ck_errors(2);
+    ck_message("t.nn:1:29: error: 'END RECORD' does not match the type definition at line 1 "
+               "(write 'END' or 'END TYPE')");
+    ck_message("'END NODE' does not match the type definition");
 }
 END_TEST
 
