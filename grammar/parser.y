@@ -75,6 +75,7 @@ struct Parser {
                              is a name (syntax error hints) */
     const char *before_text;
     const char *last_text;
+    int before_before_tok; /* and the one before that (`END PROCEDURE p`) */
     Loc else_if;          /* an ELSE right before IF in the top-level
                              definition being parsed; line 0 if none */
     bool pending;         /* a token held back by yylex for the next call */
@@ -777,6 +778,7 @@ static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
     }
     if (t == TK_IF && p->last_tok == TK_ELSE)
         p->else_if = p->last_loc;
+    p->before_before_tok = p->before_tok;
     p->before_tok = p->last_tok;
     p->before_text = p->last_text;
     p->before_end = p->last_end;
@@ -1190,6 +1192,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     else if (p->before_tok == TK_END
              && (la == YYTRANSLATE(TK_FOR) || la == YYTRANSLATE(TK_WHILE)))
         hint = " (loops end with 'END' or 'END REPEAT')";
+    else if ((la == YYTRANSLATE(TK_LIDENT) || la == YYTRANSLATE(TK_UIDENT))
+             && has_token(expected, n, ';') && loc.line == p->before_end.line
+             && (p->before_tok == TK_END || p->before_before_tok == TK_END))
+        /* Modula's `END name;` (on another line, the name starts a
+           statement after a missing ';') */
+        hint = " (the name of a definition is not repeated after END)";
     else if (operand_expected && (la == YYTRANSLATE(TK_NOT) || la == YYTRANSLATE(TK_BITNOT)
                              || la == YYTRANSLATE('-') || la == YYTRANSLATE(TK_MIN)
                              || la == YYTRANSLATE(TK_MAX) || la == YYTRANSLATE(TK_RANDOM)))

@@ -698,6 +698,14 @@ START_TEST(test_parser_hints)
     ck_errors(1);
     ck_message("expected identifier before 'END' ('END' is a keyword, not a name; names start "
                "with a lower-case letter, e.g. 'end')");
+    /* Modula's `END name;`; a name on the next line is a statement */
+    parse("PROCEDURE p () IS END PROCEDURE p; Int FUNCTION f () IS RETURN 1; END f;");
+    ck_errors(2);
+    ck_message("t.nn:1:33: error: expected ';' before identifier 'p' (the name of a definition "
+               "is not repeated after END)");
+    parse("PROCEDURE p () IS IF a THEN END IF\n x := 1; END;");
+    ck_errors(1);
+    ck_assert_msg(strstr(captured, "not repeated") == NULL, "hint in:\n%s", captured);
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
