@@ -1139,6 +1139,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
                    ? "CuPit has no empty statement: remove it" : "remove it");
         return 0;
     }
+    /* `(* a *) b *)`: what is expected there does not matter */
+    if (yypcontext_token(ctx) == YYTRANSLATE('*') && *p->lex.cur == ')') {
+        diag_error(loc, "'*)' outside a comment (comments nest: each '(*' is closed by "
+                   "its own '*)')");
+        return 0;
+    }
     bool end = has_token(expected, n, TK_END);
 
     char list[256] = "";

@@ -706,6 +706,10 @@ START_TEST(test_parser_hints)
     parse("PROCEDURE p () IS IF a THEN END IF\n x := 1; END;");
     ck_errors(1);
     ck_assert_msg(strstr(captured, "not repeated") == NULL, "hint in:\n%s", captured);
+    /* a '*)' outside a comment (the comment before it was closed already) */
+    parse("PROCEDURE p () IS (* a *) b *) END;");
+    ck_errors(1);
+    ck_message("t.nn:1:29: error: '*)' outside a comment (comments nest");
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
