@@ -747,6 +747,22 @@ static bool semicolon_next(const Parser *p)
     }
 }
 
+/* Whether the next word of the source is VAR, CONST or IO (after a type
+   name: the start of a parameter group or data object definition). */
+static bool access_next(const Parser *p)
+{
+    const char *c = p->lex.cur;
+    while (*c == ' ' || *c == '\t')
+        c++;
+    size_t n = 0;
+    while (c[n] >= 'A' && c[n] <= 'Z')
+        n++;
+    if ((c[n] >= 'a' && c[n] <= 'z') || (c[n] >= '0' && c[n] <= '9'))
+        return false;
+    return (n == 3 && memcmp(c, "VAR", 3) == 0) || (n == 5 && memcmp(c, "CONST", 5) == 0)
+           || (n == 2 && memcmp(c, "IO", 2) == 0);
+}
+
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
 {
     int t;
@@ -1243,6 +1259,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
              && (has_token(expected, n, TK_THEN) || has_token(expected, n, TK_REPEAT)
                  || (end && !has_token(expected, n, ';')))) /* a condition: IF, WHILE, UNTIL */
         hint = " (':=' assigns; comparison is written '=')";
+    else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
+             && !has_token(expected, n, TK_UIDENT) && p->before_tok == ','
+             && access_next(p))
+        /* `(Int CONST a, Real CONST b)`, `Int VAR a, Real VAR b;` */
+        hint = " (another type starts a new parameter group or definition: after ';', "
+               "not ',')";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
              && !has_token(expected, n, TK_UIDENT))
         hint = " (names of objects, fields and subroutines start with a lower-case letter)";

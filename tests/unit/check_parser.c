@@ -710,6 +710,13 @@ START_TEST(test_parser_hints)
     parse("PROCEDURE p () IS (* a *) b *) END;");
     ck_errors(1);
     ck_message("t.nn:1:29: error: '*)' outside a comment (comments nest");
+    /* ',' where ';' separates parameter groups; a type name as a name */
+    parse("PROCEDURE p (Int CONST a, Real CONST b) IS END;");
+    ck_errors(1);
+    ck_message("t.nn:1:27: error: expected identifier before type name 'Real' (another type starts "
+               "a new parameter group or definition: after ';', not ',')");
+    parse("PROCEDURE p (Int CONST a, Count) IS END;");
+    ck_message("start with a lower-case letter");
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
