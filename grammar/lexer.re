@@ -324,6 +324,23 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
                               lex_error(lx, token_loc(lx, t), "unknown escape sequence '\\%c'", t[1]);
                               continue;
                             }
+        "\\" "\r"? "\n"     {
+                              /* C's continuation line: said, and the string
+                                 goes on there as meant, so that its closing
+                                 quote does not open another string */
+                              lex_error(lx, token_loc(lx, t), "a '\\' at the end of a line does not continue "
+                                        "a string in CuPit (write '\\n' for a newline, and end the string "
+                                        "on its line)");
+                              newline(lx);
+                              /* buf holds the rest of one line: make room
+                                 for the next */
+                              stop = memchr(lx->cur, '\n', (size_t)(lx->end - lx->cur));
+                              char *more = arena_alloc(lx->arena, (size_t)n + (size_t)((stop ? stop : lx->end)
+                                                                   - lx->cur) + 1);
+                              memcpy(more, buf, (size_t)n);
+                              buf = more;
+                              continue;
+                            }
         "\\"                { continue; }
         "\r"? "\n"          {
                               lx->cur = t;

@@ -327,6 +327,22 @@ START_TEST(test_lexer_unterminated_string)
 }
 END_TEST
 
+START_TEST(test_lexer_string_backslash_newline)
+{
+    /* C's continuation line: one message, the string goes on over the
+       line end, and its closing quote opens no other string */
+    ck_scan("\"ab\\\ncd\" x", "str:4 id:x");
+    ck_errors(1);
+    ck_message("t.nn:1:4: error: a '\\' at the end of a line does not continue a string");
+    ck_assert_mem_eq(last_string.u.str.bytes, "abcd", 4);
+    ck_assert_str_eq(positions("\"ab\\\r\ncd\" x"), "1:1 2:5");
+    /* the value grows past the first line: a longer next line */
+    ck_scan("\"a\\\n0123456789012345678901234567890123456789\\\nxyz\"", "str:44");
+    ck_errors(2);
+    ck_assert_mem_eq(last_string.u.str.bytes, "a0123456789012345678901234567890123456789xyz", 44);
+}
+END_TEST
+
 START_TEST(test_lexer_adjacent_strings)
 {
     ck_scan("\"a\" \"b\"", "str:1 str:1"); /* two tokens, never concatenated */
@@ -553,6 +569,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_string_escapes);
     tcase_add_test(tc, test_lexer_string_errors);
     tcase_add_test(tc, test_lexer_unterminated_string);
+    tcase_add_test(tc, test_lexer_string_backslash_newline);
     tcase_add_test(tc, test_lexer_adjacent_strings);
     suite_add_tcase(s, tc);
 
