@@ -154,6 +154,10 @@ static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
     };
     static const char *const types[] = {"INT", "REAL", "BOOL", "STRING", "OPAQUE",
                                         "INTERVAL", "REALERVAL", "TRUE", "FALSE"};
+    /* other languages' names of the predefined types */
+    static const struct { const char *word, *name; } foreign[] = {
+        {"INTEGER", "Int"}, {"BOOLEAN", "Bool"}, {"FLOAT", "Real"}, {"DOUBLE", "Real"},
+    };
     static const int ends[] = {TK_IF, TK_REPEAT, TK_TYPE, TK_PROCEDURE, TK_FUNCTION,
                                TK_MERGE, TK_REDUCTION, TK_WTA};
     const char *s = lx->tok;
@@ -175,6 +179,14 @@ static int unknown_keyword(Lexer *lx, LexToken *val, Loc loc)
             lex_error(lx, loc, "unknown keyword '%s' (write '%s')", word, name);
             val->text = intern_cstr(lx->arena, name);
             return constant ? TK_LIDENT : TK_UIDENT;
+        }
+    }
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        if (word_is(s, n, foreign[i].word)) {
+            lex_error(lx, loc, "unknown keyword '%s' (the type is written '%s')", word,
+                      foreign[i].name);
+            val->text = intern_cstr(lx->arena, foreign[i].name);
+            return TK_UIDENT;
         }
     }
     for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {

@@ -153,6 +153,10 @@ START_TEST(test_lexer_unknown_keyword_repairs)
     ck_scan("ELSEIF WITH ENDWHILE BEGIN", "'ELSIF' 'TO' 'END'");
     ck_errors(4);
     ck_message("CONNECT uses 'TO'");
+    ck_scan("INTEGER BOOLEAN FLOAT", "type:Int type:Bool type:Real");
+    ck_errors(3);
+    ck_message("unknown keyword 'INTEGER' (the type is written 'Int')");
+    ck_message("unknown keyword 'FLOAT' (the type is written 'Real')");
     ck_scan("a MOD b DIV c", "id:a '%' id:b '/' id:c");
     ck_errors(2);
     ck_message("unknown keyword 'MOD' (the remainder is written '%')");
