@@ -386,6 +386,15 @@ static int lex_string(Lexer *lx, LexToken *val, Loc start)
     return TK_STRDEN;
 }
 
+/* A string denoter with the bytes [s, e) as its value (no escapes). */
+static int lex_string_text(Lexer *lx, LexToken *val, const char *s, const char *e)
+{
+    val->u.str.bytes = arena_strndup(lx->arena, s, (size_t)(e - s));
+    val->u.str.len = (int)(e - s);
+    val->text = arena_strndup(lx->arena, lx->tok, (size_t)(lx->cur - lx->tok));
+    return TK_STRDEN;
+}
+
 int lex_next(Lexer *lx, LexToken *val, Loc *loc)
 {
     val->text = NULL;
@@ -592,6 +601,21 @@ int lex_next(Lexer *lx, LexToken *val, Loc *loc)
         control        {
                          lex_error(lx, *loc, "illegal control character 0x%02X", (unsigned char)*lx->tok);
                          continue;
+                       }
+        "\xe2\x80\x9c" | "\xe2\x80\x9d" {
+                         /* “text” from a word processor: one message, and
+                            the text up to the closing quote on the line is
+                            read as the string meant (its words are no names) */
+                         lex_error(lx, *loc, "non-ASCII character U+%04X (a typographic quote: string "
+                                   "denoters use '\"')", utf8_code_point(lx->tok, lx->cur));
+                         const char *text = lx->cur, *close = text;
+                         while (close < lx->end && *close != '\n' && *close != '"'
+                                && !(lx->end - close >= 3 && memcmp(close, "\xe2\x80\x9d", 3) == 0))
+                             close++;
+                         if (close >= lx->end || *close == '\n')
+                             continue; /* no closing quote: the words stay */
+                         lx->cur = close + (*close == '"' ? 1 : 3);
+                         return lex_string_text(lx, val, text, close);
                        }
         utf8           {
                          lex_error(lx, *loc, "non-ASCII character U+%04X (CuPit source text is ASCII outside "

@@ -347,6 +347,23 @@ START_TEST(test_lexer_string_backslash_newline)
 }
 END_TEST
 
+START_TEST(test_lexer_typographic_quotes)
+{
+    /* one message, and the text up to the closing quote is the string */
+    ck_scan("(\xe2\x80\x9c" "a, b: c" "\xe2\x80\x9d)", "'(' str:7 ')'");
+    ck_errors(1);
+    ck_message("t.nn:1:2: error: non-ASCII character U+201C (a typographic quote: string denoters use '\"')");
+    ck_assert_mem_eq(last_string.u.str.bytes, "a, b: c", 7);
+    ck_scan("\xe2\x80\x9d" "x\"", "str:1");
+    ck_errors(1);
+    /* no closing quote on the line: the words stay words */
+    ck_scan("\xe2\x80\x9c" "ab\ncd", "id:ab id:cd");
+    ck_errors(1);
+    ck_scan("\xe2\x80\x9c" "ab\xe2\x80", "id:ab"); /* a cut quote at the end: bad bytes */
+    ck_errors(3);
+}
+END_TEST
+
 START_TEST(test_lexer_adjacent_strings)
 {
     ck_scan("\"a\" \"b\"", "str:1 str:1"); /* two tokens, never concatenated */
@@ -574,6 +591,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, test_lexer_string_errors);
     tcase_add_test(tc, test_lexer_unterminated_string);
     tcase_add_test(tc, test_lexer_string_backslash_newline);
+    tcase_add_test(tc, test_lexer_typographic_quotes);
     tcase_add_test(tc, test_lexer_adjacent_strings);
     suite_add_tcase(s, tc);
 
