@@ -1211,6 +1211,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
              && p->last_text && has_token(expected, n, TK_VAR) && has_token(expected, n, TK_CONST))
         hint = arena_printf(p->arena, " (a data object is declared with VAR, CONST or IO "
                             "after its type: '%s VAR %s')", p->before_text, p->last_text);
+    else if (la == YYTRANSLATE(TK_BY) && has_token(expected, n, TK_REPEAT))
+        hint = " (a FOR loop counts by 1, up with TO or UPTO and down with DOWNTO: there is no BY)";
     else if (p->before_tok == TK_END
              && (la == YYTRANSLATE(TK_FOR) || la == YYTRANSLATE(TK_WHILE)))
         hint = " (loops end with 'END' or 'END REPEAT')";

@@ -717,6 +717,10 @@ START_TEST(test_parser_hints)
                "a new parameter group or definition: after ';', not ',')");
     parse("PROCEDURE p (Int CONST a, Count) IS END;");
     ck_message("start with a lower-case letter");
+    parse("PROCEDURE p () IS FOR i := 1 TO 9 BY 2 REPEAT END; END;");
+    ck_errors(1);
+    ck_message("expected 'REPEAT' before 'BY' (a FOR loop counts by 1, up with TO or UPTO and "
+               "down with DOWNTO: there is no BY)");
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
