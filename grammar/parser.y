@@ -1183,6 +1183,21 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         snprintf(list, sizeof list, "an expression");
     }
 
+    /* `c ? a;`: the operators that could go on with `a` (OR, XOR) are not
+       what is missing */
+    if (has_token(expected, n, ':')) {
+        static const int ops[] = {TK_OR, TK_XOR, TK_AND, TK_BITOR, TK_BITXOR, TK_BITAND};
+        int other = 0;
+        for (int i = 0; i < n; i++) {
+            bool op = expected[i] == YYTRANSLATE(':');
+            for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+                op |= expected[i] == YYTRANSLATE(ops[k]);
+            other += !op;
+        }
+        if (other == 0)
+            snprintf(list, sizeof list, "the ':' of '?:'");
+    }
+
     const char *hint = "";
     yysymbol_kind_t la = yypcontext_token(ctx);
     /* `procedure program () is`, `if x = 1 then`: a keyword in lower case

@@ -721,6 +721,10 @@ START_TEST(test_parser_hints)
     ck_errors(1);
     ck_message("expected 'REPEAT' before 'BY' (a FOR loop counts by 1, up with TO or UPTO and "
                "down with DOWNTO: there is no BY)");
+    /* the ':' of '?:' missing: not the operators that could go on */
+    expr_errors("a ? b");
+    ck_message("expected the ':' of '?:' before ';'");
+    ck_assert_msg(strstr(captured, "'OR'") == NULL, "operators in:\n%s", captured);
     /* a stray ';': said at it, not as a missing END */
     parse("PROCEDURE p () IS x := 1;; x := 2; END;");
     ck_errors(1);
