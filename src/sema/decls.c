@@ -29,14 +29,32 @@ static Ctx init_ctx(SemaInfo *si, Scope *scope, bool elem_init)
     return c;
 }
 
+/* The CuPit type a name from another language means (Integer, Boolean,
+ * Float, ...), or NULL: too far from Int, Bool and Real for the
+ * did-you-mean search. */
+static const char *foreign_type_name(const char *name)
+{
+    static const char *const map[][2] = {
+        {"Integer", "Int"}, {"Long", "Int"}, {"Boolean", "Bool"},
+        {"Float", "Real"}, {"Double", "Real"}, {"Short", "Int2"}, {"Byte", "Int1"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(name, map[i][0]) == 0)
+            return map[i][1];
+    return NULL;
+}
+
 Type *sema_resolve_type(Ctx *c, Ident id)
 {
     Symbol *sym = sema_scope_find(c->si->globals, id.name);
     if (!sym || sym->kind != SYM_TYPE) {
         diag_error(id.loc, "unknown type '%s'", id.name);
         const char *near = sema_closest_in(c->si->globals, id.name, SYMS(SYM_TYPE), false, false);
+        const char *cupit = near ? NULL : foreign_type_name(id.name);
         if (near)
             diag_note(id.loc, "did you mean '%s'?", near);
+        else if (cupit)
+            diag_note(id.loc, "the type is written '%s' in CuPit", cupit);
         return err_type(c->si);
     }
     if (!sym->defined) {
