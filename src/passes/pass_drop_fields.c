@@ -16,13 +16,49 @@
 
 #include "passes_internal.h"
 
+/* The connection types whose lane records code hands whole to get, put
+ * or rec (collected in a PtrVec of Type*).  A MERGE procedure that calls
+ * object subroutines runs lane by lane on plain records
+ * (lw_lane_merge_body): get copies every element of the lane record into
+ * a plain one, the plain MERGE and its callees -- functions built only
+ * when printed, which no pass sees -- read and write it, put copies it
+ * back.  Any element of such a type may be named there (ME.w only
+ * through a callee's RETURN ME.w), so all of them stay. */
+typedef struct Whole {
+    Arena *arena;
+    PtrVec types;
+} Whole;
+
+static bool whole_record(IrVisitor *v, IrExpr *e)
+{
+    Whole *w = v->data;
+    if (e->kind != IRE_CALL || !e->fn || !e->fn->type || e->fn->type->kind != TY_CONNECTION ||
+        (e->fn->role != IRFN_LANE_GET && e->fn->role != IRFN_LANE_PUT &&
+         e->fn->role != IRFN_LANE_REC))
+        return true;
+    for (int i = 0; i < w->types.len; i++)
+        if (w->types.items[i] == e->fn->type)
+            return true;
+    vec_push(w->arena, &w->types, (void *)e->fn->type);
+    return true;
+}
+
 void pass_drop_fields(PassCtx *c)
 {
     IrModule *m = c->m;
     pu_count_uses(m);
+    Whole whole = {.arena = m->arena};
+    IrVisitor v = {.expr = whole_record, .data = &whole};
+    for (int i = 0; i < m->funcs.len; i++)
+        ir_walk_stmt(&v, VEC_AT(m->funcs, i, IrFunc)->body);
     for (int i = 0; i < m->layouts.len; i++) {
         IrLayout *l = VEC_AT(m->layouts, i, IrLayout);
         if (l->form != IRF_LANE || l->type->kind != TY_CONNECTION)
+            continue;
+        bool keep_all = false;
+        for (int k = 0; k < whole.types.len; k++)
+            keep_all |= whole.types.items[k] == l->type;
+        if (keep_all)
             continue;
         for (int j = 0; j < l->fields.len; j++) {
             IrField *f = VEC_AT(l->fields, j, IrField);

@@ -592,6 +592,26 @@ START_TEST(test_lower_not_shared)
 }
 END_TEST
 
+START_TEST(test_lower_merge_callee_fields)
+{
+    /* a MERGE procedure that calls object subroutines runs lane by lane on
+       plain records that get fills and put stores back: the elements its
+       callees name (r, only through rr) stay in the lane record although
+       no lane code names them */
+    plan_for("Real FUNCTION rr () IS RETURN ME.r; END;"
+             " PROCEDURE setBk (Real CONST z) IS ME.bk := z; END;"
+             " MERGE IS ME.setBk (ME.rr () + YOU.rr ()); END MERGE;",
+             "PROCEDURE gat () IS ME.a[].collect (); END;", "MERGE net; net[].gat ();", true);
+    ck_assert_msg(kept("r"), "%s", dump);
+    ck_assert_msg(kept("bk"), "%s", dump);
+    /* a MERGE on the lane records: an element no code names leaves */
+    plan_for("MERGE IS ME.bk += YOU.bk; END MERGE;", "PROCEDURE gat () IS ME.a[].collect (); END;",
+             "MERGE net; net[].gat ();", true);
+    ck_assert_msg(!kept("r"), "%s", dump);
+    ck_assert_msg(kept("bk"), "%s", dump);
+}
+END_TEST
+
 /* Whether statement k of `program` (0 = net.build ()) is a call that every
  * replicate computes alike. */
 static bool uniform_stmt(int k)
@@ -905,6 +925,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_unreached_instances);
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
+    tcase_add_test(tc, test_lower_merge_callee_fields);
     tcase_add_test(tc, test_lower_uniform_calls);
     tcase_add_test(tc, test_lower_dense);
     tcase_add_test(tc, test_lower_rep_state);
