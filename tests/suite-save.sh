@@ -242,6 +242,23 @@ else
     echo "FAIL save-lib-order: does not build"; sed 's/^/    /' "$emb/lo.log" | head
 fi
 
+# a --library object whose C host calls a procedure `program` never calls,
+# one that makes an element differ between replicates: the analysis of the
+# elements every replicate holds equal must see every entry point
+if "$CUPITC" -Wall -Werror --library tests/save/lib-diverge.nn -o "$emb/lib-diverge.o" >"$emb/ld.log" 2>&1 &&
+   cc -std=c11 -Wall -Wextra -Werror -I"$BUILD/include/cupit" tests/save/lib-diverge.c "$emb/lib-diverge.o" \
+      "$BUILD/lib/cupit/libcupitrt.a" -lm -fopenmp -o "$emb/lib-diverge" >>"$emb/ld.log" 2>&1; then
+    for t in 1 2; do
+        if OMP_NUM_THREADS=$t "$emb/lib-diverge" >"$emb/ld.out" 2>&1 && printf '3 3 4 38 ' | cmp -s - "$emb/ld.out"; then
+            echo "ok save-lib-diverge-$t"
+        else
+            echo "FAIL save-lib-diverge-$t: printed"; sed 's/^/    /' "$emb/ld.out" | head
+        fi
+    done
+else
+    echo "FAIL save-lib-diverge: does not build"; sed 's/^/    /' "$emb/ld.log" | head
+fi
+
 # a --library object whose EXTERNAL code calls back through cupit_call into
 # a procedure that replicates the network: after REPLICATE net INTO 1 the
 # next call of EXTERNAL code, or of a global subroutine that makes one, may

@@ -1062,6 +1062,32 @@ static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
     }
 }
 
+/* A --library object: its host calls the global procedures without
+ * parameters (the entry points, `program` among them) in any order and as
+ * often as it likes, after any other entry left the replicates as it did.
+ * Each entry is walked once more from replicates that may differ in every
+ * element, so that what any order of calls makes diverge diverges here too:
+ * an entry `program` never calls may write each replicate's INDEX into an
+ * element that `program` alone would keep equal.  A call right after MERGE
+ * still finds its replicates equal. */
+static void library_entries(UCtx *c)
+{
+    const SemaInfo *si = c->p->si;
+    for (int i = 0; i < si->subrs.len && !c->gave_up; i++) {
+        Symbol *s = VEC_AT(si->subrs, i, Symbol);
+        if (s->kind != SYM_PROC || !s->sub || s->sub->external || s->sub->params.len != 0 ||
+            !s->decl)
+            continue;
+        CaState *st = st_new(c);
+        for (int n = 0; n < st->nnets; n++)
+            memset(st->D[n], 1, (size_t)c->nloc);
+        c->stack.len = 0;
+        if (enter(c, s))
+            ca_block(c, st, s->decl->u.subr.body);
+        st_free(st);
+    }
+}
+
 void lower_uniform(LowerPlan *p)
 {
     SemaInfo *si = p->si;
@@ -1095,6 +1121,8 @@ void lower_uniform(LowerPlan *p)
         }
         ca_block(&c, st, si->program->decl->u.subr.body);
         st_free(st);
+        if (p->opts.library)
+            library_entries(&c);
         if (!c.changed || c.gave_up)
             break;
         if (round == 99)

@@ -29,6 +29,7 @@ static IrModule *module;
 static char *dump;
 static size_t dump_len;
 static const char *globals = ""; /* declarations before the prelude */
+static bool library;              /* a --library object */
 
 static void teardown(void)
 {
@@ -136,13 +137,14 @@ static void plan_for(const char *conn_extra, const char *procs, const char *call
     free(msgs);
     plan = lower_program(prog, arena,
                          &(LowerOptions){.lanes = true, .fuse = fuse, .const_branch = fuse,
-                                         .arithmetic_pure = true});
+                                         .library = library, .arithmetic_pure = true});
     FILE *d = open_memstream(&dump, &dump_len);
     lower_dump(plan, d);
     fclose(d);
     /* the IR after the passes (all on, or all off as with -O0) */
     PipelineOptions po = pipeline_defaults("t.nn");
     po.passes.verify = true;
+    po.ir.library = library;
     for (int i = 0; i < PASS__COUNT; i++)
         po.passes.on[i] = fuse;
     pipeline_free(pipeline);
@@ -622,6 +624,26 @@ static bool uniform_stmt(int k)
     return lower_call_uniform(plan, s->u.call.call);
 }
 
+START_TEST(test_lower_library_entries)
+{
+    /* `poke`, a second global procedure (the calls close program's body),
+       makes w differ between replicates; only program runs in a program,
+       but the host of a --library object may call poke and then program */
+    const char *calls = "net[].adapt ();\nEND;\nPROCEDURE poke () IS net[].personal ();";
+    plan_for("", train_procs, calls, true);
+    ck_assert_msg(shared("w"), "%s", dump);
+    library = true;
+    plan_for("", train_procs, calls, true);
+    library = false;
+    ck_assert_msg(!shared("w"), "%s", dump);
+    /* after MERGE every replicate is equal however the host got there */
+    library = true;
+    plan_for("", train_procs, "MERGE net; net[].adapt ();", true);
+    library = false;
+    ck_assert_msg(uniform_stmt(3), "%s", dump);
+}
+END_TEST
+
 START_TEST(test_lower_uniform_calls)
 {
     /* statements: 0 build, 1 REPLICATE, then the calls */
@@ -926,6 +948,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
     tcase_add_test(tc, test_lower_merge_callee_fields);
+    tcase_add_test(tc, test_lower_library_entries);
     tcase_add_test(tc, test_lower_uniform_calls);
     tcase_add_test(tc, test_lower_dense);
     tcase_add_test(tc, test_lower_rep_state);
