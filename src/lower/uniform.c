@@ -1017,8 +1017,14 @@ static void merge_writes_call(Expr *call, PtrMap *out, Arena *a, int depth)
     if (t->kind == EXPR_SELECT && t->sym)
         ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
     const Symbol *callee = call->sym;
-    if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external)
-        merge_writes(callee->decl->u.subr.body, out, a, depth + 1); /* ME.p () */
+    /* ME.p (): each callee's body once (out also keys the callees walked,
+       under 1), since a recursive one calling itself twice would take
+       2^depth walks */
+    if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external &&
+        !ptrmap_get(out, callee, NULL, 1)) {
+        ptrmap_put(a, out, callee, NULL, 1, (void *)1);
+        merge_writes(callee->decl->u.subr.body, out, a, depth + 1);
+    }
     for (int j = 0; j < call->u.objcall.args.len; j++)
         mark_root(VEC_AT(call->u.objcall.args, j, Expr), out, a);
 }

@@ -594,6 +594,20 @@ START_TEST(test_lower_not_shared)
 }
 END_TEST
 
+START_TEST(test_lower_merge_writes_recursive)
+{
+    /* a MERGE procedure's recursive callee that calls itself twice: each
+       callee is walked once (walking it per call took 2^64 walks), and
+       what it writes counts as written by MERGE */
+    plan_for("PROCEDURE twice (Int CONST n) IS\n"
+             "  IF n > 0 THEN ME.twice (n - 1); ME.twice (n - 1); ELSE ME.w := ME.w * 2.0; END;\n"
+             "END;\n"
+             "MERGE IS ME.twice (3); END MERGE;",
+             train_procs, "net[].adapt ();", true);
+    ck_assert_msg(!shared("w"), "%s", dump);
+}
+END_TEST
+
 START_TEST(test_lower_merge_callee_fields)
 {
     /* a MERGE procedure that calls object subroutines runs lane by lane on
@@ -947,6 +961,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_unreached_instances);
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
+    tcase_add_test(tc, test_lower_merge_writes_recursive);
     tcase_add_test(tc, test_lower_merge_callee_fields);
     tcase_add_test(tc, test_lower_library_entries);
     tcase_add_test(tc, test_lower_uniform_calls);
