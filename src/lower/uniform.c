@@ -1004,68 +1004,70 @@ static void mark_root(Expr *t, PtrMap *out, Arena *a)
         ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
 }
 
-static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth);
+/* The walk over a MERGE procedure and the object subroutines it calls on
+ * ME, each walked once (a recursive one that calls itself twice would
+ * otherwise take 2^depth walks).  An AstWalk, so that a call inside an
+ * expression counts too: an object function may call a procedure on its
+ * ME (`ME.d := ME.d + ME.f (YOU.w)` with f calling ME.add (x)). */
+typedef struct MergeWrites {
+    AstWalk walk; /* first: the callbacks get &walk */
+    PtrMap *out;
+    Arena *arena;
+    PtrVec seen; /* callees walked */
+} MergeWrites;
 
 /* An object call in a MERGE procedure: a record procedure on an element
  * writes it, ME.p () writes what p writes, VAR arguments are written. */
-static void merge_writes_call(Expr *call, PtrMap *out, Arena *a, int depth)
+static void merge_writes_call(MergeWrites *mw, Expr *call)
 {
     Expr *t = call->u.objcall.obj;
     while (t->kind == EXPR_SUBSCRIPT ||
            (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
         t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
-    if (t->kind == EXPR_SELECT && t->sym)
-        ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
-    const Symbol *callee = call->sym;
-    /* ME.p (): each callee's body once (out also keys the callees walked,
-       under 1), since a recursive one calling itself twice would take
-       2^depth walks */
-    if (t->kind == EXPR_ME && callee && callee->decl && !callee->sub->external &&
-        !ptrmap_get(out, callee, NULL, 1)) {
-        ptrmap_put(a, out, callee, NULL, 1, (void *)1);
-        merge_writes(callee->decl->u.subr.body, out, a, depth + 1);
+    Symbol *callee = call->sym;
+    /* a function changes nothing unless it calls a procedure on its ME
+       (SubrInfo.changes_me) and has no VAR parameters */
+    if (callee && callee->sub && (callee->kind != SYM_OBJFUNC || callee->sub->changes_me)) {
+        if (t->kind == EXPR_SELECT && t->sym)
+            ptrmap_put(mw->arena, mw->out, t->sym, NULL, 0, (void *)1);
+        if (callee->kind != SYM_OBJFUNC)
+            for (int j = 0; j < call->u.objcall.args.len; j++)
+                mark_root(VEC_AT(call->u.objcall.args, j, Expr), mw->out, mw->arena);
     }
-    for (int j = 0; j < call->u.objcall.args.len; j++)
-        mark_root(VEC_AT(call->u.objcall.args, j, Expr), out, a);
+    if (t->kind != EXPR_ME || !callee || !callee->decl || callee->sub->external)
+        return;
+    for (int i = 0; i < mw->seen.len; i++)
+        if (mw->seen.items[i] == callee)
+            return;
+    vec_push(mw->arena, &mw->seen, callee);
+    ast_walk_block(&mw->walk, callee->decl->u.subr.body); /* ME.p () */
 }
 
-static void merge_writes(Block *b, PtrMap *out, Arena *a, int depth)
+static void merge_writes_expr(AstWalk *w, Expr *e)
 {
-    if (!b || depth > 64)
-        return;
-    for (int i = 0; i < b->stmts.len; i++) {
-        Stmt *s = VEC_AT(b->stmts, i, Stmt);
-        switch (s->kind) {
-        case STMT_ASSIGN: {
-            Expr *t = s->u.assign.target;
-            while (t->kind == EXPR_SUBSCRIPT ||
-                   (t->kind == EXPR_SELECT && t->u.select.obj->kind != EXPR_ME))
-                t = t->kind == EXPR_SUBSCRIPT ? t->u.subscript.obj : t->u.select.obj;
-            if (t->kind == EXPR_SELECT && t->sym)
-                ptrmap_put(a, out, t->sym, NULL, 0, (void *)1);
-            break;
-        }
-        case STMT_IF:
-            for (int j = 0; j < s->u.if_.arms.len; j++)
-                merge_writes(VEC_AT(s->u.if_.arms, j, IfArm)->body, out, a, depth);
-            merge_writes(s->u.if_.else_body, out, a, depth);
-            break;
-        case STMT_LOOP: merge_writes(s->u.loop.body, out, a, depth); break;
-        case STMT_FOR: merge_writes(s->u.for_.body, out, a, depth); break;
-        case STMT_CALL: /* VAR arguments of a free or EXTERNAL procedure */
-            for (int j = 0; j < s->u.call.call->u.call.args.len; j++)
-                mark_root(VEC_AT(s->u.call.call->u.call.args, j, Expr), out, a);
-            break;
-        case STMT_OBJCALL:
-            merge_writes_call(s->u.call.call, out, a, depth);
-            break;
-        case STMT_MULTICALL: /* ME.p () AND ME.q () */
-            for (int j = 0; j < s->u.multi.calls.len; j++)
-                merge_writes_call(VEC_AT(s->u.multi.calls, j, Expr), out, a, depth);
-            break;
-        default: break;
-        }
+    if (e->kind == EXPR_OBJCALL)
+        merge_writes_call((MergeWrites *)w, e);
+}
+
+static void merge_writes_stmt(AstWalk *w, Stmt *s)
+{
+    MergeWrites *mw = (MergeWrites *)w;
+    switch (s->kind) {
+    case STMT_ASSIGN: mark_root(s->u.assign.target, mw->out, mw->arena); break;
+    case STMT_FOR: mark_root(s->u.for_.var, mw->out, mw->arena); break;
+    case STMT_CALL: /* VAR arguments of a free or EXTERNAL procedure */
+        for (int j = 0; j < s->u.call.call->u.call.args.len; j++)
+            mark_root(VEC_AT(s->u.call.call->u.call.args, j, Expr), mw->out, mw->arena);
+        break;
+    default: break; /* object calls: merge_writes_expr */
     }
+}
+
+static void merge_writes(Block *b, PtrMap *out, Arena *a)
+{
+    MergeWrites mw = {.walk = {.expr = merge_writes_expr, .stmt = merge_writes_stmt},
+                      .out = out, .arena = a};
+    ast_walk_block(&mw.walk, b);
 }
 
 /* A --library object: its host calls the global procedures without
@@ -1142,7 +1144,7 @@ void lower_uniform(LowerPlan *p)
                 continue;
             PtrMap merged = {0};
             if (t->merge && t->merge->decl)
-                merge_writes(t->merge->decl->u.subr.body, &merged, p->arena, 0);
+                merge_writes(t->merge->decl->u.subr.body, &merged, p->arena);
             for (int e = 0; e < t->elems.len; e++) {
                 Symbol *el = VEC_AT(t->elems, e, Symbol);
                 if (c.ever[loc_of(&c, t, e)] || ptrmap_get(&merged, el, NULL, 0))

@@ -594,7 +594,7 @@ START_TEST(test_lower_not_shared)
 }
 END_TEST
 
-START_TEST(test_lower_merge_writes_recursive)
+START_TEST(test_lower_merge_writes_callees)
 {
     /* a MERGE procedure's recursive callee that calls itself twice: each
        callee is walked once (walking it per call took 2^64 walks), and
@@ -603,6 +603,13 @@ START_TEST(test_lower_merge_writes_recursive)
              "  IF n > 0 THEN ME.twice (n - 1); ME.twice (n - 1); ELSE ME.w := ME.w * 2.0; END;\n"
              "END;\n"
              "MERGE IS ME.twice (3); END MERGE;",
+             train_procs, "net[].adapt ();", true);
+    ck_assert_msg(!shared("w"), "%s", dump);
+    /* a write through an object function that calls a procedure on its ME,
+       from inside an expression, counts too */
+    plan_for("PROCEDURE addW (Real CONST x) IS ME.w := ME.w + x; END;\n"
+             "Real FUNCTION f (Real CONST x) IS ME.addW (x); RETURN 0.0; END;\n"
+             "MERGE IS ME.bk := ME.bk + ME.f (YOU.w); END MERGE;",
              train_procs, "net[].adapt ();", true);
     ck_assert_msg(!shared("w"), "%s", dump);
 }
@@ -961,7 +968,7 @@ static Suite *lower_suite(void)
     tcase_add_test(tc, test_lower_unreached_instances);
     tcase_add_test(tc, test_lower_shared_after_merge);
     tcase_add_test(tc, test_lower_not_shared);
-    tcase_add_test(tc, test_lower_merge_writes_recursive);
+    tcase_add_test(tc, test_lower_merge_writes_callees);
     tcase_add_test(tc, test_lower_merge_callee_fields);
     tcase_add_test(tc, test_lower_library_entries);
     tcase_add_test(tc, test_lower_uniform_calls);
