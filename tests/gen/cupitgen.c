@@ -87,6 +87,13 @@
  *    connection code with AND (`ME.andh (k) AND ME.andu (r)`): they touch
  *    disjoint elements and their arguments read neither, as the open
  *    order requires.  By the seed alone.
+ *  - Half of the programs give connection and node types MERGE callees
+ *    (three in five types): an element mo that only a function MERGE
+ *    calls reads (getmo), and an element mp, the same in every replicate
+ *    otherwise, that MERGE writes through a function calling a procedure
+ *    on ME (fmp: mp gets every replicate's mp and mo added once per
+ *    merge, never negative, so q's remainder keeps the sum the same in
+ *    every merge order).  By the seed alone.
  *  - Half of the programs store from the central agent into one
  *    replicate's network elements, or through the bare `net` into every
  *    replicate's (assignment, a VAR argument of a central agent
@@ -192,6 +199,9 @@ typedef struct {
     int nel;
     int has_pr, has_vv;
     int has_sy;    /* node: a SYMBOLIC element sy of type Sym */
+    int has_mc;    /* MERGE callees: an element mo read only through getmo in
+                      MERGE, and mp, uniform otherwise, which MERGE writes
+                      through the function fmp */
     int has_sp;    /* an interval element sp: Interval in nodes, Interval2 in
                       connections (bounds within -999 ... 999) */
     const char *getter; /* an Int element with a function get<name>, which MERGE calls on YOU */
@@ -244,6 +254,7 @@ static int use_iv;     /* computed intervals: MIN, MAX, IN, conversions */
    interval variables; by the seed */
 static int use_ivs;
 static int use_andme;  /* ME.a () AND ME.b () in object code; by the seed */
+static int use_mcall;  /* MERGE callees that read and write elements; by the seed */
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -1053,6 +1064,14 @@ static void and_helpers(Ty *t)
         L("PROCEDURE andu (Real CONST y) IS ME.u := q (ME.u + y); END;");
     }
 }
+/* the MERGE callees of has_mc (declared before MERGE) */
+static void mc_helpers(Ty *t)
+{
+    if (!t->has_mc) return;
+    L("Real FUNCTION getmo () IS RETURN ME.mo; END FUNCTION;");
+    L("PROCEDURE setmp (Real CONST x) IS ME.mp := x; END;");
+    L("Real FUNCTION fmp (Real CONST x) IS ME.setmp (q (ME.mp + x)); RETURN 0.0; END FUNCTION;");
+}
 static void and_stmt(Env *e)
 {
     int c = e->me->name[0] == 'C';
@@ -1197,9 +1216,11 @@ static void gen_merge(Ty *t)
     L("MERGE IS");
     ind++;
     if (t->has_vv) L("Int VAR i := 0;");
+    if (t->has_mc) L("Real VAR mz := 0.0;");
     for (int i = 0; i < t->nel; i++) {
         Elem *l = &t->el[i];
         const char *n = l->name;
+        if (t->has_mc && !strcmp(n, "mp")) continue; /* below */
         if (l->ty == TB) L("ME.%s := ME.%s %s YOU.%s;", n, n, ch(50) ? "OR" : "AND", n);
         else if (t->getter && !strcmp(n, t->getter))
             L("IF YOU.get%s () %s ME.get%s () THEN ME.%s := YOU.%s; END;", n, ch(70) ? ">" : "<", n, n, n);
@@ -1217,6 +1238,10 @@ static void gen_merge(Ty *t)
     if (t->has_vv) L("FOR i := 0 TO 2 REPEAT IF YOU.vv[i] > ME.vv[i] THEN ME.vv[i] := YOU.vv[i]; END; END;");
     /* all equal: that value, else red -- the same in every merge order */
     if (t->has_sy) L("IF YOU.sy <> ME.sy THEN ME.sy := red; END;");
+    /* mp sums every replicate's mp and mo once per merge (both are never
+       negative, so q's remainder is a true modulus: any order gives the
+       same), written through a function, mo read only through one */
+    if (t->has_mc) L("mz := ME.fmp (YOU.mp + YOU.getmo ());");
     /* the hull: the same in every merge order */
     if (t->has_sp) {
         if (t->name[0] == 'C') L("ME.sp := Interval2 (hull (ME.sp, YOU.sp));");
@@ -1272,6 +1297,7 @@ static void emit_elems(Ty *t)
     if (t->has_sy) L("Sym sy := %s;", sym());
     if (t->has_sp) L("%s sp := %s;", sp_type(t), sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') L("Realerval rz := %s;", rz_lit());
+    if (t->has_mc) L("Real mo := %s;", rlit(rng(0, 8)));
 }
 
 /* constructor arguments for all data elements of t, in order */
@@ -1290,6 +1316,7 @@ static char *ctor(Ty *t)
     if (t->has_sy) s = S("%s, %s", s, sym());
     if (t->has_sp) s = S("%s, %s", s, sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') s = S("%s, %s", s, rz_lit());
+    if (t->has_mc) s = S("%s, %s", s, rlit(rng(0, 8)));
     return s;
 }
 
@@ -1311,6 +1338,8 @@ static void gen_con(int ci)
     t->has_pr = use_rec && ch(40);
     t->has_sp = use_ivs && ch(50);
     if (t->has_sp) add_el(t, "sk", TI, CA, 0, 0, "0"); /* ivk (sp), for the census */
+    t->has_mc = use_mcall && ch(60);
+    if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS CONNECTION", t->name);
     ind++;
     emit_elems(t);
@@ -1320,6 +1349,7 @@ static void gen_con(int ci)
     if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp); END;");
     varp_helpers();
     and_helpers(t);
+    mc_helpers(t);
     if (uses_cut(ci)) {
         L("PROCEDURE cut (Real CONST lim) IS");
         ind++;
@@ -1368,6 +1398,8 @@ static void gen_node(int ni)
     t->has_vv = use_vec && ch(60);
     t->has_sy = use_sym && ch(70);
     t->has_sp = use_ivs && ch(60);
+    t->has_mc = use_mcall && ch(60);
+    if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS NODE", t->name);
     ind++;
     for (int i = 0; i < t->nif; i++)
@@ -1391,6 +1423,7 @@ static void gen_node(int ni)
     }
     varp_helpers();
     and_helpers(t);
+    mc_helpers(t);
     /* keys for WTA over interfaces: distinct per source (k) / destination (kd) */
     L("PROCEDURE nkey () IS ME.key := Real (INDEX + 64 * Int (ME.v)); END;");
     L("PROCEDURE mark (Int CONST g) IS");
@@ -2323,6 +2356,7 @@ int main(int argc, char **argv)
     use_iv = ((seed * 0xD6E8FEB86659FD93ULL) >> 52) % 2 == 0;
     use_ivs = ((seed * 0xD6E8FEB86659FD93ULL) >> 53) % 2 == 0;
     use_andme = ((seed * 0xD6E8FEB86659FD93ULL) >> 54) % 2 == 0;
+    use_mcall = ((seed * 0xD6E8FEB86659FD93ULL) >> 55) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
