@@ -82,7 +82,10 @@
  *    and an Interval result (hull, ivk), a node procedure with an
  *    Interval parameter called on groups, slices of groups and
  *    replicates through iv and giv (clipped), and REPLICATE INTO giv.
- *    By the seed alone.
+ *    Of those, half add an Interval1 element s1 to nodes and connections
+ *    and a local jv to every body (bounds within -99 ... 99 before the
+ *    conversion, so no bound wraps; merged as the hull).  By the seed
+ *    alone.
  *  - Half of the programs join two procedures of ME in node and
  *    connection code with AND (`ME.andh (k) AND ME.andu (r)`): they touch
  *    disjoint elements and their arguments read neither, as the open
@@ -204,6 +207,7 @@ typedef struct {
                       through the function fmp */
     int has_sp;    /* an interval element sp: Interval in nodes, Interval2 in
                       connections (bounds within -999 ... 999) */
+    int has_s1;    /* an Interval1 element s1 (bounds within -99 ... 99) */
     const char *getter; /* an Int element with a function get<name>, which MERGE calls on YOU */
     Sub sub[24];
     int nsub;
@@ -255,6 +259,7 @@ static int use_iv;     /* computed intervals: MIN, MAX, IN, conversions */
 static int use_ivs;
 static int use_andme;  /* ME.a () AND ME.b () in object code; by the seed */
 static int use_mcall;  /* MERGE callees that read and write elements; by the seed */
+static int use_iv1;    /* with use_ivs: Interval1 elements and a local; by the seed */
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -663,6 +668,10 @@ static void locals(Env *e)
         L("Realerval VAR rv := 0.0 ... 0.5;");
         at(e, "rv", TW, 64, 2);
         tg(e, "rv", TW, 64);
+        if (use_iv1) {
+            L("Interval1 VAR jv := Interval1 (0 ... 1);");
+            atv(e, "jv", "Interval1", 1);
+        }
     }
 }
 
@@ -695,12 +704,39 @@ static void me_atoms(Env *e, Ty *t, int writable)
             if (writable) tg(e, "ME.rz", TW, 64);
         }
     }
+    if (t->has_s1) atv(e, "ME.s1", "Interval1", writable);
 }
 
+/* an Interval1 atom (one whose conversion is Interval1) */
+static At *pick_iv1(Env *e)
+{
+    int c[96], n = 0;
+    for (int i = 0; i < e->nat; i++)
+        if (e->at[i].ty == TV && e->at[i].pre && !strcmp(e->at[i].pre, "Interval1")) c[n++] = i;
+    return n ? &e->at[c[rnd(n)]] : NULL;
+}
+/* an Interval1 value: bounds within -99 ... 99 before the conversion, so
+   that no bound wraps (out-of-range narrowing is machine-dependent) */
+static char *iv1_expr(Env *e)
+{
+    At *a = pick_iv1(e);
+    int k = rnd(5);
+    if (k >= 2 && a) {
+        if (k == 4) return a->s;
+        At *b = pick_iv1(e);
+        if (k == 2) return S("Interval1 (hull (%s, %s))", a->s, b->s);
+        return S("Interval1 (hull (%s, (%s ... %s)))", a->s, wide(norm_i(gen_int(e, 1), 99)),
+                 wide(norm_i(gen_int(e, 1), 99)));
+    }
+    X lo = norm_i(gen_int(e, 1), 99), hi = norm_i(gen_int(e, 1), 99);
+    return k == 1 ? S("Interval1 (Interval (%s, %s))", wide(lo), wide(hi))
+                  : S("Interval1 (%s ... %s)", wide(lo), wide(hi));
+}
 /* an interval value whose bounds lie within -999 ... 999, converted to
-   conv (Interval2) when given */
+   conv (Interval2) when given; an Interval1 one by iv1_expr */
 static char *iv_expr(Env *e, const char *conv)
 {
+    if (conv && !strcmp(conv, "Interval1")) return iv1_expr(e);
     At *a = pick(e, TV);
     char *v;
     int k = rnd(5);
@@ -1251,6 +1287,7 @@ static void gen_merge(Ty *t)
             L("ME.rz := Realerval (minReal (MIN ME.rz, MIN YOU.rz) + 0.0, maxReal (MAX ME.rz, MAX YOU.rz) + 0.0);");
         }
     }
+    if (t->has_s1) L("ME.s1 := Interval1 (hull (ME.s1, YOU.s1));");
     ind--;
     L("END MERGE;");
 }
@@ -1271,6 +1308,11 @@ static char *sp_lit(Ty *t)
     int lo = rng(-5, 5), hi = lo + rng(-1, 6);
     char *v = S("%s ... %d", lo < 0 ? S("(%d)", lo) : S("%d", lo), hi);
     return t->name[0] == 'C' ? S("Interval2 (%s)", v) : S("(%s)", v);
+}
+static char *s1_lit(void)
+{
+    int lo = rng(-5, 5), hi = lo + rng(-1, 6);
+    return S("Interval1 (%s ... %d)", lo < 0 ? S("(%d)", lo) : S("%d", lo), hi);
 }
 static char *rz_lit(void)
 {
@@ -1297,6 +1339,7 @@ static void emit_elems(Ty *t)
     if (t->has_sy) L("Sym sy := %s;", sym());
     if (t->has_sp) L("%s sp := %s;", sp_type(t), sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') L("Realerval rz := %s;", rz_lit());
+    if (t->has_s1) L("Interval1 s1 := %s;", s1_lit());
     if (t->has_mc) L("Real mo := %s;", rlit(rng(0, 8)));
 }
 
@@ -1316,6 +1359,7 @@ static char *ctor(Ty *t)
     if (t->has_sy) s = S("%s, %s", s, sym());
     if (t->has_sp) s = S("%s, %s", s, sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') s = S("%s, %s", s, rz_lit());
+    if (t->has_s1) s = S("%s, %s", s, s1_lit());
     if (t->has_mc) s = S("%s, %s", s, rlit(rng(0, 8)));
     return s;
 }
@@ -1338,6 +1382,7 @@ static void gen_con(int ci)
     t->has_pr = use_rec && ch(40);
     t->has_sp = use_ivs && ch(50);
     if (t->has_sp) add_el(t, "sk", TI, CA, 0, 0, "0"); /* ivk (sp), for the census */
+    t->has_s1 = use_iv1 && t->has_sp && ch(60);
     t->has_mc = use_mcall && ch(60);
     if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS CONNECTION", t->name);
@@ -1346,7 +1391,7 @@ static void gen_con(int ci)
     if (find(t, "n") && ch(50)) { t->getter = "n"; L("Int FUNCTION getn () IS RETURN ME.n; END FUNCTION;"); }
     L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
-    if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp); END;");
+    if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp)%s; END;", t->has_s1 ? " + 7 * ivk (ME.s1)" : "");
     varp_helpers();
     and_helpers(t);
     mc_helpers(t);
@@ -1398,6 +1443,7 @@ static void gen_node(int ni)
     t->has_vv = use_vec && ch(60);
     t->has_sy = use_sym && ch(70);
     t->has_sp = use_ivs && ch(60);
+    t->has_s1 = use_iv1 && ch(60);
     t->has_mc = use_mcall && ch(60);
     if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS NODE", t->name);
@@ -1483,6 +1529,7 @@ static void gen_node(int ni)
     if (t->has_vv) L("ME.chk := ME.chk + Int (ME.vv[0] * 4.0) + 3 * Int (ME.vv[2] * 4.0);");
     if (t->has_sy) L("IF ME.sy = red THEN ME.chk += 1; ELSIF ME.sy = green THEN ME.chk += 2; END;");
     if (t->has_sp) L("ME.chk := ME.chk + ivk (ME.sp) + Int (MIN ME.rz * 4.0) + 5 * Int (MAX ME.rz * 4.0);");
+    if (t->has_s1) L("ME.chk := ME.chk + 7 * ivk (ME.s1);");
     ind--;
     L("END;");
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
@@ -2357,6 +2404,7 @@ int main(int argc, char **argv)
     use_ivs = ((seed * 0xD6E8FEB86659FD93ULL) >> 53) % 2 == 0;
     use_andme = ((seed * 0xD6E8FEB86659FD93ULL) >> 54) % 2 == 0;
     use_mcall = ((seed * 0xD6E8FEB86659FD93ULL) >> 55) % 2 == 0;
+    use_iv1 = use_ivs && ((seed * 0xD6E8FEB86659FD93ULL) >> 56) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
