@@ -395,6 +395,15 @@ MergeProcDef
           check_end(p, $5, @5, TK_MERGE, false, "merge procedure", @1);
           $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, $3, @1);
       }
+    | MERGE Statements END EndKw                {
+          /* the IS is missing: one message, and END still closes the
+             MERGE procedure, not the type around it */
+          Loc after = @1;
+          after.col += 5;
+          diag_error(after, "expected 'IS' after 'MERGE'");
+          check_end(p, $4, @4, TK_MERGE, false, "merge procedure", @1);
+          $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, $2, @1);
+      }
     | MERGE IS EXTERNAL EndKw                   {
           no_external(@3, "a MERGE procedure");
           $$ = ast_subr_def(DECL_MERGE, no_ident(@1), no_ident(@1), (PtrVec){0}, false, NULL, @1);

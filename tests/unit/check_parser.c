@@ -688,6 +688,10 @@ START_TEST(test_parser_hints)
     ck_assert_msg(strstr(captured, "associate") == NULL, "hint in:\n%s", captured);
     parse("PROCEDURE p () = END;");
     ck_message("expected 'IS' before '=' (a definition is written with IS");
+    /* MERGE without IS: its END still closes the MERGE, not the type */
+    parse("TYPE C IS CONNECTION Real w; MERGE ME.w := YOU.w; END MERGE; END TYPE;");
+    ck_errors(1);
+    ck_message("expected 'IS' after 'MERGE'");
     /* a type name as a value */
     expr_errors("True");
     ck_message("expected '(' before ';' (the Boolean denoters are 'true' and 'false')");
