@@ -772,6 +772,16 @@ static bool access_next(const Parser *p)
            || (n == 2 && memcmp(c, "IO", 2) == 0);
 }
 
+/* Whether the next word of the source is a name (lower-case initial: after
+   a type name, the start of an element definition). */
+static bool name_next(const Parser *p)
+{
+    const char *c = p->lex.cur;
+    while (*c == ' ' || *c == '\t')
+        c++;
+    return *c >= 'a' && *c <= 'z';
+}
+
 static int yylex(YYSTYPE *val, Loc *loc, Parser *p)
 {
     int t;
@@ -1287,8 +1297,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
         hint = " (':=' assigns; comparison is written '=')";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)
              && !has_token(expected, n, TK_UIDENT) && p->before_tok == ','
-             && access_next(p))
-        /* `(Int CONST a, Real CONST b)`, `Int VAR a, Real VAR b;` */
+             && (access_next(p) || name_next(p)))
+        /* `(Int CONST a, Real CONST b)`, `Int VAR a, Real VAR b;`, and
+           elements: `Int a, Real b;` */
         hint = " (another type starts a new parameter group or definition: after ';', "
                "not ',')";
     else if (la == YYTRANSLATE(TK_UIDENT) && has_token(expected, n, TK_LIDENT)

@@ -719,6 +719,10 @@ START_TEST(test_parser_hints)
     ck_errors(1);
     ck_message("t.nn:1:27: error: expected identifier before type name 'Real' (another type starts "
                "a new parameter group or definition: after ';', not ',')");
+    parse("TYPE R IS RECORD Int a, Real b; END;");
+    ck_errors(1);
+    ck_message("t.nn:1:25: error: expected identifier before type name 'Real' (another type starts "
+               "a new parameter group or definition: after ';', not ',')");
     parse("PROCEDURE p (Int CONST a, Count) IS END;");
     ck_message("start with a lower-case letter");
     parse("PROCEDURE p () IS FOR i := 1 TO 9 BY 2 REPEAT END; END;");
