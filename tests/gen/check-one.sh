@@ -41,6 +41,9 @@
 #   timeout V:T...      a generated program ran past SECS (default 10)
 #   mismatch V:T...     these runs differ from the reference in stdout,
 #                       stderr or exit status
+# A program whose last comment starts with a line "(* C code of the EXTERNAL
+# subroutines" has the C code of its EXTERNAL subroutines in the lines up
+# to the "*)" line: it is written to ext.c and given to every cupitc call.
 # WORKDIR (default: a temporary directory, removed) keeps prog.nn, the C,
 # binaries and outputs of every variant, "log" (the error messages or the
 # diffs) and "sig" (the first error line with positions removed; reduce.sh
@@ -86,6 +89,13 @@ cp "$src" "$work/prog.nn" || exit 2
 cd "$work" || exit 2
 : >log
 : >sig
+# EXTERNAL subroutines that the program carries in C in its last comment
+# ("(* C code of the EXTERNAL subroutines" ... "*)"): compiled with it
+ext=""
+if grep -q '^(\* C code of the EXTERNAL subroutines' prog.nn; then
+    sed -n '/^(\* C code of the EXTERNAL subroutines/,/^\*)/p' prog.nn | sed '1d;$d' >ext.c
+    ext=ext.c
+fi
 
 # The pass the no-pass variant turns off for this program ($CHECK_OFF_PASS
 # pins it: the reducer keeps the one of the program it started from).
@@ -176,7 +186,7 @@ keys=""
 for v in $variants; do
     flags=$(flags_of "$v")
     # shellcheck disable=SC2086
-    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" -S $flags prog.nn -o "$v.c" >"$v.S.err" 2>&1
+    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" -S $flags prog.nn $ext -o "$v.c" >"$v.S.err" 2>&1
     st=$?
     if [ "$st" -ne 0 ]; then
         class=$(compile_failure "$st" "$v.S.err")
@@ -190,7 +200,7 @@ for v in $variants; do
         continue
     fi
     # shellcheck disable=SC2086
-    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" $flags prog.nn -o "$v.exe" >"$v.cc.err" 2>&1
+    timeout -k 5 "$CHECK_CC_TIMEOUT" "$CUPITC" $flags prog.nn $ext -o "$v.exe" >"$v.cc.err" 2>&1
     st=$?
     if [ "$st" -ne 0 ]; then
         class=$(compile_failure "$st" "$v.cc.err")

@@ -103,6 +103,17 @@
  *    procedure, a FOR variable, a REDUCTION target), and their
  *    network procedures write a global variable in one replicate (INDEX =
  *    k), printed at the end.  By the seed alone.
+ *  - Half of the programs have EXTERNAL subroutines in C, carried in the
+ *    program's last comment ("(* C code of the EXTERNAL subroutines" up
+ *    to "*)", which check-one.sh compiles with the program; so the
+ *    library's minReal, sigmoid, ... are called, not inlined: -fno-builtin
+ *    is the default with C code): xr (|x|) and xm (the larger of two) in
+ *    expressions of every context, and, for a node type whose first data
+ *    element is h, xk<i> (a node CONST: h + 1) in network code's
+ *    expressions and xb<i> (a node VAR: h := (h + 1) % 7) as a statement of
+ *    network procedures, on single nodes of groups and node arrays, also
+ *    while replicated (a copy of the replicate's record; the VAR one copied
+ *    in and out).  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -260,6 +271,13 @@ static int use_ivs;
 static int use_andme;  /* ME.a () AND ME.b () in object code; by the seed */
 static int use_mcall;  /* MERGE callees that read and write elements; by the seed */
 static int use_iv1;    /* with use_ivs: Interval1 elements and a local; by the seed */
+/* EXTERNAL subroutines in C, which the program carries in its last comment
+   (check-one.sh compiles them with it): xr and xm in expressions
+   everywhere, and for a node type whose first data element is h, xk<i> (a
+   node CONST) in network code's expressions and xb<i> (a node VAR) as a
+   statement of network procedures; by the seed */
+static int use_ext;
+static int ext_node[2];
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -355,6 +373,10 @@ static char *atext(Env *e, At *a)
 
 static X rleaf(Env *e)
 {
+    if (use_ext && ch(6)) { /* |x| in C */
+        At *a = pick(e, TR);
+        if (a) return (X){S("xr (%s)", atext(e, a)), a->b, a->fb, 0};
+    }
     if (use_ivs && ch(12)) { /* a bound of a stored Realerval: on the grid, |x| < 64 */
         At *v = pick(e, TW);
         if (v) return (X){S("%s %s", ch(50) ? "MAX" : "MIN", v->s), 63.75, 2, 0};
@@ -452,6 +474,10 @@ static X gen_real(Env *e, int d)
 
 static X ileaf(Env *e)
 {
+    if (use_ext && ch(6)) { /* the larger of two in C */
+        At *a = pick(e, TI), *b = pick(e, TI);
+        if (a && b) return (X){S("xm (%s, %s)", atext(e, a), atext(e, b)), a->b > b->b ? a->b : b->b, 0, 0};
+    }
     if (use_ivs && ch(15)) { /* a bound of a stored interval, or ivk of it */
         At *v = pick(e, TV);
         if (v) {
@@ -1162,6 +1188,13 @@ static void gen_stmts(Env *e, int n, int d)
             L("IF INDEX = %d THEN gw := %d; END;", gw_index, v);
             continue;
         }
+        if (use_ext && e->ctx == XNET && e->me == &net && !e->fn && ch(8)) {
+            int u = rnd(nun);
+            if (un[u].lmin >= 1 && ext_node[un[u].nt]) {
+                L("xb%d (ME.%s[%d]);", un[u].nt, un[u].name, rnd(un[u].lmin));
+                continue;
+            }
+        }
         int r = rnd(10);
         if (d > 0 && r == 0) ifstmt(e, d);
         else if (d > 0 && r == 1) loop(e, d);
@@ -1201,6 +1234,8 @@ static void obj_atoms(Env *e)
         for (int i = 0; i < nun; i++) {
             at(e, S("MAXINDEX (ME.%s)", un[i].name), TI, 64, 0);
             if (un[i].lmin >= 1) at(e, S("ME.%s[%d].h", un[i].name, rnd(un[i].lmin)), TI, 999, 0);
+            if (use_ext && e->me == &net && un[i].lmin >= 1 && ext_node[un[i].nt])
+                at(e, S("xk%d (ME.%s[%d])", un[i].nt, un[i].name, rnd(un[i].lmin)), TI, 1000, 0);
         }
         at(e, S("ME.depth (%d)", rng(0, 4)), TI, 999, 0);
         if (use_tern) {
@@ -1341,6 +1376,31 @@ static void emit_elems(Ty *t)
     if (t->has_sp && t->name[0] != 'C') L("Realerval rz := %s;", rz_lit());
     if (t->has_s1) L("Interval1 s1 := %s;", s1_lit());
     if (t->has_mc) L("Real mo := %s;", rlit(rng(0, 8)));
+}
+
+/* whether h is t's first data element (at offset 0 of its C record) */
+static int first_int_is_h(Ty *t)
+{
+    for (int i = 0; i < t->nel; i++)
+        if (decl_kind(&t->el[i]) == 0) return !strcmp(t->el[i].name, "h");
+    return 0;
+}
+
+/* the C code of the EXTERNAL subroutines, in the program's last comment
+   (check-one.sh compiles it with the program); no C comments, and none of
+   CuPit's comment brackets */
+static void ext_c(void)
+{
+    L("(* C code of the EXTERNAL subroutines");
+    L("#include \"cupit_rt.h\"");
+    L("cp_real xr (cp_real x) { return x < 0 ? -x : x; }");
+    L("cp_int xm (cp_int a, cp_int b) { return a > b ? a : b; }");
+    for (int i = 0; i < nnode; i++)
+        if (ext_node[i]) {
+            L("cp_int xk%d (const void *n) { const cp_int *h = n; return *h + 1; }", i);
+            L("void xb%d (void *n) { cp_int *h = n; *h = (1 + *h) %% 7; }", i);
+        }
+    L("*)");
 }
 
 /* constructor arguments for all data elements of t, in order */
@@ -2405,6 +2465,7 @@ int main(int argc, char **argv)
     use_andme = ((seed * 0xD6E8FEB86659FD93ULL) >> 54) % 2 == 0;
     use_mcall = ((seed * 0xD6E8FEB86659FD93ULL) >> 55) % 2 == 0;
     use_iv1 = use_ivs && ((seed * 0xD6E8FEB86659FD93ULL) >> 56) % 2 == 0;
+    use_ext = ((seed * 0xD6E8FEB86659FD93ULL) >> 57) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2487,6 +2548,10 @@ int main(int argc, char **argv)
     L("  RETURN (fr (n - 1) * %d + n) %% 1000;", rng(2, 7));
     L("END FUNCTION;");
     gvarp_helpers();
+    if (use_ext) {
+        L("Real FUNCTION xr (Real CONST x) IS EXTERNAL;");
+        L("Int FUNCTION xm (Int CONST a, b) IS EXTERNAL;");
+    }
     if (use_ivs) {
         L("Interval FUNCTION hull (Interval CONST a, b) IS");
         L("  RETURN Interval (MIN a < MIN b ? MIN a : MIN b, MAX a > MAX b ? MAX a : MAX b);");
@@ -2517,6 +2582,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < nnode; i++) {
         gen_node(i);
         L("TYPE L%d IS GROUP OF N%d END TYPE;", i, i);
+        if (use_ext && first_int_is_h(&node[i])) {
+            ext_node[i] = 1;
+            L("Int FUNCTION xk%d (N%d CONST n) IS EXTERNAL;", i, i);
+            L("PROCEDURE xb%d (N%d VAR n) IS EXTERNAL;", i, i);
+        }
     }
     for (int i = 0; i < nun; i++)
         if (un[i].arr) {
@@ -2547,5 +2617,6 @@ int main(int argc, char **argv)
         st = saved;
     }
     gen_ca();
+    if (use_ext) ext_c();
     return 0;
 }
