@@ -113,7 +113,8 @@
  *    expressions and xb<i> (a node VAR: h := (h + 1) % 7) as a statement of
  *    network procedures, on single nodes of groups and node arrays, also
  *    while replicated (a copy of the replicate's record; the VAR one copied
- *    in and out).  By the seed alone.
+ *    in and out), and both on one replicate's node (net[r].g[i]) in the
+ *    central agent.  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -1995,6 +1996,13 @@ static void ca_rstmt(Env *e)
     if (use_castore && ch(25)) { castore(e); return; }
     int r = rnd(10);
     Unit *u = pick_unit(-1);
+    if (use_ext && ch(15) && u->lmin >= 1 && ext_node[u->nt]) {
+        /* one replicate's node to C: a copy of its record; VAR copied back */
+        int rep = rnd(reps_lo), i = rnd(u->lmin);
+        if (ch(50)) L("xb%d (net[%d].%s[%d]);", u->nt, rep, u->name, i);
+        else L("pString (\"xk \"); pInt (xk%d (net[%d].%s[%d])); pString (\"\\n\");", u->nt, rep, u->name, i);
+        return;
+    }
     if (r < 4) ca_call(e);
     else if (r == 4) {
         Sub *p = net_proc();
