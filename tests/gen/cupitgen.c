@@ -114,7 +114,8 @@
  *    network procedures, on single nodes of groups and node arrays, also
  *    while replicated (a copy of the replicate's record; the VAR one copied
  *    in and out), and both on one replicate's node (net[r].g[i]) in the
- *    central agent.  By the seed alone.
+ *    central agent.  Of those, half have a String element nm of nodes and
+ *    an Opaque element op of connections (use_ptr).  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -220,6 +221,8 @@ typedef struct {
     int has_sp;    /* an interval element sp: Interval in nodes, Interval2 in
                       connections (bounds within -999 ... 999) */
     int has_s1;    /* an Interval1 element s1 (bounds within -99 ... 99) */
+    int has_nm;    /* node: a String element nm (one of nm_lit's, lengths distinct) */
+    int has_op;    /* connection: an Opaque element op (from xo) and ok := xv (op) */
     const char *getter; /* an Int element with a function get<name>, which MERGE calls on YOU */
     Sub sub[24];
     int nsub;
@@ -279,6 +282,16 @@ static int use_iv1;    /* with use_ivs: Interval1 elements and a local; by the s
    statement of network procedures; by the seed */
 static int use_ext;
 static int ext_node[2];
+/* with use_ext: a String element of nodes, set from literals of distinct
+   lengths (merged as the longest, read through the EXTERNAL xs = strlen),
+   and an Opaque element of connections (set from the EXTERNAL xo, read
+   through xv, merged as the larger xv); by the seed */
+static int use_ptr;
+static const char *nm_lit(void)
+{
+    static const char *v[] = {"n", "nn", "big", "four", "minus", "small!"};
+    return v[rnd(6)];
+}
 /* the central agent stores into one replicate's elements (assignment, VAR
    argument, FOR variable, REDUCTION target), and network procedures write a
    global variable in one replicate; by the seed */
@@ -1189,6 +1202,24 @@ static void gen_stmts(Env *e, int n, int d)
             L("IF INDEX = %d THEN gw := %d; END;", gw_index, v);
             continue;
         }
+        if (use_ptr && !e->fn && ch(8)) {
+            if (e->ctx == XCONN && e->me->has_op) {
+                L("ME.opset (%s);", norm_i(gen_int(e, 1), 999).s);
+                continue;
+            }
+            if (e->ctx == XNODE && e->me->has_nm) {
+                if (ch(50)) L("IF %s THEN ME.nmput (\"%s\"); ELSE ME.nmput (\"%s\"); END;", gen_bool(e, 1), nm_lit(), nm_lit());
+                else L("ME.nmput (%s);", ch(50) ? "ME.nm" : S("\"%s\"", nm_lit()));
+                continue;
+            }
+            if (e->ctx == XNET && e->me == &net) {
+                int u = rnd(nun);
+                if (node[un[u].nt].has_nm) {
+                    L("ME.%s[].nmput (\"%s\");", un[u].name, nm_lit());
+                    continue;
+                }
+            }
+        }
         if (use_ext && e->ctx == XNET && e->me == &net && !e->fn && ch(8)) {
             int u = rnd(nun);
             if (un[u].lmin >= 1 && ext_node[un[u].nt]) {
@@ -1324,6 +1355,10 @@ static void gen_merge(Ty *t)
         }
     }
     if (t->has_s1) L("ME.s1 := Interval1 (hull (ME.s1, YOU.s1));");
+    /* the longest (the lengths of nm_lit's strings differ), the larger xv:
+       the same in every merge order */
+    if (t->has_nm) L("IF xs (YOU.nm) > xs (ME.nm) THEN ME.nm := YOU.nm; END;");
+    if (t->has_op) L("IF xv (YOU.op) > xv (ME.op) THEN ME.op := YOU.op; END;");
     ind--;
     L("END MERGE;");
 }
@@ -1376,6 +1411,8 @@ static void emit_elems(Ty *t)
     if (t->has_sp) L("%s sp := %s;", sp_type(t), sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') L("Realerval rz := %s;", rz_lit());
     if (t->has_s1) L("Interval1 s1 := %s;", s1_lit());
+    if (t->has_nm) L("String nm := \"%s\";", nm_lit());
+    if (t->has_op) L("Opaque op;");
     if (t->has_mc) L("Real mo := %s;", rlit(rng(0, 8)));
 }
 
@@ -1393,9 +1430,16 @@ static int first_int_is_h(Ty *t)
 static void ext_c(void)
 {
     L("(* C code of the EXTERNAL subroutines");
+    L("#include <string.h>");
     L("#include \"cupit_rt.h\"");
     L("cp_real xr (cp_real x) { return x < 0 ? -x : x; }");
     L("cp_int xm (cp_int a, cp_int b) { return a > b ? a : b; }");
+    if (use_ptr) {
+        L("cp_int xs (const char *s) { return s ? (cp_int)strlen (s) : -1; }");
+        L("static char xtab[256];");
+        L("void *xo (cp_int k) { return xtab + 100 + k %% 100; }");
+        L("cp_int xv (void *p) { char *c = p; return c ? (cp_int)(c - xtab) - 100 : -100; }");
+    }
     for (int i = 0; i < nnode; i++)
         if (ext_node[i]) {
             L("cp_int xk%d (const void *n) { const cp_int *h = n; return *h + 1; }", i);
@@ -1421,6 +1465,8 @@ static char *ctor(Ty *t)
     if (t->has_sp) s = S("%s, %s", s, sp_lit(t));
     if (t->has_sp && t->name[0] != 'C') s = S("%s, %s", s, rz_lit());
     if (t->has_s1) s = S("%s, %s", s, s1_lit());
+    if (t->has_nm) s = S("%s, \"%s\"", s, nm_lit());
+    if (t->has_op) s = S("%s, xo (%d)", s, rng(-4, 4));
     if (t->has_mc) s = S("%s, %s", s, rlit(rng(0, 8)));
     return s;
 }
@@ -1444,6 +1490,8 @@ static void gen_con(int ci)
     t->has_sp = use_ivs && ch(50);
     if (t->has_sp) add_el(t, "sk", TI, CA, 0, 0, "0"); /* ivk (sp), for the census */
     t->has_s1 = use_iv1 && t->has_sp && ch(60);
+    t->has_op = use_ptr && ch(60);
+    if (t->has_op) add_el(t, "ok", TI, CA, 0, 0, "0"); /* xv (op), for the census */
     t->has_mc = use_mcall && ch(60);
     if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS CONNECTION", t->name);
@@ -1453,6 +1501,10 @@ static void gen_con(int ci)
     L("PROCEDURE setk (Int CONST x) IS ME.k := Real (x); END;");
     L("PROCEDURE setkd (Int CONST x) IS ME.kd := Real (x); END;");
     if (t->has_sp) L("PROCEDURE spk () IS ME.sk := ivk (ME.sp)%s; END;", t->has_s1 ? " + 7 * ivk (ME.s1)" : "");
+    if (t->has_op) {
+        L("PROCEDURE opset (Int CONST k) IS ME.op := xo (k %% 5); END;");
+        L("PROCEDURE opk () IS ME.ok := xv (ME.op); END;");
+    }
     varp_helpers();
     and_helpers(t);
     mc_helpers(t);
@@ -1505,6 +1557,7 @@ static void gen_node(int ni)
     t->has_sy = use_sym && ch(70);
     t->has_sp = use_ivs && ch(60);
     t->has_s1 = use_iv1 && ch(60);
+    t->has_nm = use_ptr && ch(60);
     t->has_mc = use_mcall && ch(60);
     if (t->has_mc) add_el(t, "mp", TR, CS, 0, 0, rlit(rng(0, 8)));
     L("TYPE %s IS NODE", t->name);
@@ -1513,6 +1566,7 @@ static void gen_node(int ni)
         L("%s C%d %s;", t->if_mode[i] == 1 ? "IN" : "OUT", t->if_con[i], t->if_name[i]);
     emit_elems(t);
     if (ch(50)) { t->getter = "h"; L("Int FUNCTION geth () IS RETURN ME.h; END FUNCTION;"); }
+    if (t->has_nm) L("PROCEDURE nmput (String CONST s) IS String VAR l := s; ME.nm := l; END;");
     if (use_boom) {
         L("PROCEDURE twin () IS REPLICATE ME INTO 2; END;");
         /* the error ending's node-level errors: d is 0 in one replicate */
@@ -1572,6 +1626,7 @@ static void gen_node(int ni)
         const char *f = t->if_name[i];
         L("ME.cnt += MAXINDEX (ME.%s) + 1;", f);
         if (c->has_sp) L("ME.%s[].spk ();", f);
+        if (c->has_op) L("ME.%s[].opk ();", f);
         for (int j = 0; j < c->nel; j++) {
             Elem *l = &c->el[j];
             if (l->ty == TB) L("b := false; REDUCTION ME.%s[].%s:bor INTO b; IF b THEN ME.chk += 1; END;", f, l->name);
@@ -1591,6 +1646,7 @@ static void gen_node(int ni)
     if (t->has_sy) L("IF ME.sy = red THEN ME.chk += 1; ELSIF ME.sy = green THEN ME.chk += 2; END;");
     if (t->has_sp) L("ME.chk := ME.chk + ivk (ME.sp) + Int (MIN ME.rz * 4.0) + 5 * Int (MAX ME.rz * 4.0);");
     if (t->has_s1) L("ME.chk := ME.chk + 7 * ivk (ME.s1);");
+    if (t->has_nm) L("ME.chk := ME.chk + 11 * xs (ME.nm);");
     ind--;
     L("END;");
     if (find(t, "mr") && ch(50)) { L("PROCEDURE absorb (Real CONST x) IS ME.mr += x; END;"); t->absorb = 1; }
@@ -2474,6 +2530,7 @@ int main(int argc, char **argv)
     use_mcall = ((seed * 0xD6E8FEB86659FD93ULL) >> 55) % 2 == 0;
     use_iv1 = use_ivs && ((seed * 0xD6E8FEB86659FD93ULL) >> 56) % 2 == 0;
     use_ext = ((seed * 0xD6E8FEB86659FD93ULL) >> 57) % 2 == 0;
+    use_ptr = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 58) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2559,6 +2616,11 @@ int main(int argc, char **argv)
     if (use_ext) {
         L("Real FUNCTION xr (Real CONST x) IS EXTERNAL;");
         L("Int FUNCTION xm (Int CONST a, b) IS EXTERNAL;");
+    }
+    if (use_ptr) {
+        L("Int FUNCTION xs (String CONST s) IS EXTERNAL;");
+        L("Opaque FUNCTION xo (Int CONST k) IS EXTERNAL;");
+        L("Int FUNCTION xv (Opaque CONST p) IS EXTERNAL;");
     }
     if (use_ivs) {
         L("Interval FUNCTION hull (Interval CONST a, b) IS");
