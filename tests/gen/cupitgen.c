@@ -115,7 +115,8 @@
  *    while replicated (a copy of the replicate's record; the VAR one copied
  *    in and out), and both on one replicate's node (net[r].g[i]) in the
  *    central agent.  Of those, half have a String element nm of nodes and
- *    an Opaque element op of connections (use_ptr).  By the seed alone.
+ *    an Opaque element op of connections (use_ptr), and half an Int I/O
+ *    area of their own C code (use_ioi).  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -287,6 +288,11 @@ static int ext_node[2];
    and an Opaque element of connections (set from the EXTERNAL xo, read
    through xv, merged as the larger xv); by the seed */
 static int use_ptr;
+/* with use_ext: an Int I/O area xi made by the EXTERNAL initIOareaxI, which
+   the central agent fills from a node element of every replicate, hashes
+   in C (xisum: the replicate-major order counts), changes in C (xiadd)
+   and reads back; by the seed */
+static int use_ioi;
 static const char *nm_lit(void)
 {
     static const char *v[] = {"n", "nn", "big", "four", "minus", "small!"};
@@ -1430,10 +1436,26 @@ static int first_int_is_h(Ty *t)
 static void ext_c(void)
 {
     L("(* C code of the EXTERNAL subroutines");
+    L("#include <stdlib.h>");
     L("#include <string.h>");
     L("#include \"cupit_rt.h\"");
     L("cp_real xr (cp_real x) { return x < 0 ? -x : x; }");
     L("cp_int xm (cp_int a, cp_int b) { return a > b ? a : b; }");
+    if (use_ioi) {
+        L("void initIOareaxI (cp_io *a, cp_int reps, cp_int per) {");
+        L("  free (a->data); a->data = calloc ((size_t)(reps * per), sizeof (cp_int));");
+        L("  a->count = reps * per; a->elem_size = sizeof (cp_int); a->per_rep = per;");
+        L("}");
+        L("void xisum (cp_io *a, cp_int *s) {");
+        L("  const cp_int *v = a->data; cp_int t = 0;");
+        L("  for (cp_int i = 0; i < a->count; i++) t = (t * 31 + v[i] + 1000) %% 1000003;");
+        L("  *s = t;");
+        L("}");
+        L("void xiadd (cp_io *a, cp_int k) {");
+        L("  cp_int *v = a->data;");
+        L("  for (cp_int i = 0; i < a->count; i++) v[i] = (v[i] + k) %% 100;");
+        L("}");
+    }
     if (use_ptr) {
         L("cp_int xs (const char *s) { return s ? (cp_int)strlen (s) : -1; }");
         L("static char xtab[256];");
@@ -2059,6 +2081,14 @@ static void ca_rstmt(Env *e)
         else L("pString (\"xk \"); pInt (xk%d (net[%d].%s[%d])); pString (\"\\n\");", u->nt, rep, u->name, i);
         return;
     }
+    if (use_ioi && ch(15) && u->lmin >= 1) {
+        L("initIOareaxI (xi, MAXINDEX (net) + 1, MAXINDEX (net[0].%s) + 1);", u->name);
+        L("net[].%s[].h --> xi;", u->name);
+        L("xisum (xi, si); pString (\"xi \"); pInt (si); pString (\"\\n\");");
+        if (ch(50)) L("xiadd (xi, %d);", rng(1, 5));
+        L("net%s.%s[].h <-- xi;", ch(50) ? "" : "[]", u->name);
+        return;
+    }
     if (r < 4) ca_call(e);
     else if (r == 4) {
         Sub *p = net_proc();
@@ -2109,6 +2139,7 @@ static void gen_ca(void)
 {
     L("Net VAR net;");
     L("Real IO xa, xb;");
+    if (use_ioi) L("Int IO xi;");
     if (use_maze) L("PROCEDURE rep (Int CONST n) IS REPLICATE net INTO n; END;");
     L("PROCEDURE show (Int CONST tag) IS");
     ind++;
@@ -2531,6 +2562,7 @@ int main(int argc, char **argv)
     use_iv1 = use_ivs && ((seed * 0xD6E8FEB86659FD93ULL) >> 56) % 2 == 0;
     use_ext = ((seed * 0xD6E8FEB86659FD93ULL) >> 57) % 2 == 0;
     use_ptr = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 58) % 2 == 0;
+    use_ioi = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 59) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2616,6 +2648,11 @@ int main(int argc, char **argv)
     if (use_ext) {
         L("Real FUNCTION xr (Real CONST x) IS EXTERNAL;");
         L("Int FUNCTION xm (Int CONST a, b) IS EXTERNAL;");
+    }
+    if (use_ioi) {
+        L("PROCEDURE initIOareaxI (Int IO area; Int CONST maxreplicates, perReplicate) IS EXTERNAL;");
+        L("PROCEDURE xisum (Int IO a; Int VAR s) IS EXTERNAL;");
+        L("PROCEDURE xiadd (Int IO a; Int CONST k) IS EXTERNAL;");
     }
     if (use_ptr) {
         L("Int FUNCTION xs (String CONST s) IS EXTERNAL;");
