@@ -117,6 +117,8 @@
  *    central agent.  Of those, half have a String element nm of nodes and
  *    an Opaque element op of connections (use_ptr), and half an Int I/O
  *    area of their own C code (use_ioi).  By the seed alone.
+ *  - Half of the programs call sigmoid, made exact by truncation (see
+ *    use_sig).  By the seed alone.
  *  - WTA candidates are distinct (keys mix INDEX in), so no ties.
  *  - Topology changes happen only while the network is unreplicated; group
  *    sizes are tracked so single-node subscripts stay in range.
@@ -293,6 +295,10 @@ static int use_ptr;
    in C (xisum: the replicate-major order counts), changes in C (xiadd)
    and reads back; by the seed */
 static int use_ioi;
+/* sigmoid, made exact: Int (sigmoid (x % 4.0) * 16.0) of an x on the
+   quarter grid is at least 0.005 from the next integer (0 excepted, where
+   sigmoid is exactly 0.5), far beyond any build's rounding; by the seed */
+static int use_sig;
 static const char *nm_lit(void)
 {
     static const char *v[] = {"n", "nn", "big", "four", "minus", "small!"};
@@ -418,6 +424,8 @@ static X gen_real(Env *e, int d)
 {
     if (d <= 0 || ch(25)) return rleaf(e);
     X a = gen_real(e, d - 1), b, r;
+    if (use_sig && ch(8) && a.fb <= 2)
+        return (X){S("(Real (Int (sigmoid (%s %% 4.0) * 16.0)) * 0.25)", a.s), 4, 2, 0};
     static const char *cm[] = {"2.0", "0.5", "3.0", "0.25", "(-1.0)"};
     static const double cv[] = {2, 1, 3, 1, 1};
     static const int cf[] = {0, 1, 0, 2, 0};
@@ -2563,6 +2571,7 @@ int main(int argc, char **argv)
     use_ext = ((seed * 0xD6E8FEB86659FD93ULL) >> 57) % 2 == 0;
     use_ptr = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 58) % 2 == 0;
     use_ioi = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 59) % 2 == 0;
+    use_sig = ((seed * 0xD6E8FEB86659FD93ULL) >> 60) % 2 == 0;
     gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
@@ -2619,6 +2628,7 @@ int main(int argc, char **argv)
     L("Real FUNCTION absReal (Real CONST x) IS EXTERNAL;");
     L("Real FUNCTION minReal (Real CONST x, y) IS EXTERNAL;");
     L("Real FUNCTION maxReal (Real CONST x, y) IS EXTERNAL;");
+    if (use_sig) L("Real FUNCTION sigmoid (Real CONST x) IS EXTERNAL;");
     if (use_castore) {
         L("Int VAR gw := 0;");
         L("PROCEDURE cadd (Int VAR a; Int CONST b) IS a := (a + b) %% 1000; END;");
