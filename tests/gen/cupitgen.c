@@ -295,9 +295,10 @@ static int use_ptr;
    in C (xisum: the replicate-major order counts), changes in C (xiadd)
    and reads back; by the seed */
 static int use_ioi;
-/* sigmoid, made exact: Int (sigmoid (x % 4.0) * 16.0) of an x on the
-   quarter grid is at least 0.005 from the next integer (0 excepted, where
-   sigmoid is exactly 0.5), far beyond any build's rounding; by the seed */
+/* sigmoid (tanh, docs/stdlib.md), made exact: 16 sigmoid (x % 4.0) of an
+   x on the quarter grid is at least 0.017 from the next integer (0
+   excepted, where it is 0), far beyond the approximation's error (4e-7)
+   and any build's rounding, so Int () truncates it alike; by the seed */
 static int use_sig;
 static const char *nm_lit(void)
 {
