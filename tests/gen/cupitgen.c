@@ -298,7 +298,8 @@ static int use_ioi;
 /* sigmoid (tanh, docs/stdlib.md), made exact: 16 sigmoid (x % 4.0) of an
    x on the quarter grid is at least 0.017 from the next integer (0
    excepted, where it is 0), far beyond the approximation's error (4e-7)
-   and any build's rounding, so Int () truncates it alike; by the seed */
+   and any build's rounding, so Int () truncates it alike; 16 sigmoidPrime
+   (1 - tanh^2) at least 0.035 (16 at 0, exactly); by the seed */
 static int use_sig;
 static const char *nm_lit(void)
 {
@@ -426,7 +427,7 @@ static X gen_real(Env *e, int d)
     if (d <= 0 || ch(25)) return rleaf(e);
     X a = gen_real(e, d - 1), b, r;
     if (use_sig && ch(8) && a.fb <= 2)
-        return (X){S("(Real (Int (sigmoid (%s %% 4.0) * 16.0)) * 0.25)", a.s), 4, 2, 0};
+        return (X){S("(Real (Int (%s (%s %% 4.0) * 16.0)) * 0.25)", ch(50) ? "sigmoid" : "sigmoidPrime", a.s), 4, 2, 0};
     static const char *cm[] = {"2.0", "0.5", "3.0", "0.25", "(-1.0)"};
     static const double cv[] = {2, 1, 3, 1, 1};
     static const int cf[] = {0, 1, 0, 2, 0};
@@ -2629,7 +2630,10 @@ int main(int argc, char **argv)
     L("Real FUNCTION absReal (Real CONST x) IS EXTERNAL;");
     L("Real FUNCTION minReal (Real CONST x, y) IS EXTERNAL;");
     L("Real FUNCTION maxReal (Real CONST x, y) IS EXTERNAL;");
-    if (use_sig) L("Real FUNCTION sigmoid (Real CONST x) IS EXTERNAL;");
+    if (use_sig) {
+        L("Real FUNCTION sigmoid (Real CONST x) IS EXTERNAL;");
+        L("Real FUNCTION sigmoidPrime (Real CONST x) IS EXTERNAL;");
+    }
     if (use_castore) {
         L("Int VAR gw := 0;");
         L("PROCEDURE cadd (Int VAR a; Int CONST b) IS a := (a + b) %% 1000; END;");
