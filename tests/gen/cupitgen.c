@@ -2557,24 +2557,32 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    use_random = ((seed * 0x9E3779B97F4A7C15ULL) >> 40) % 4 == 0;
-    use_div = ((seed * 0x9E3779B97F4A7C15ULL) >> 42) % 2 == 0;
-    use_lastrep = ((seed * 0x9E3779B97F4A7C15ULL) >> 43) % 2 == 0;
-    use_tern = ((seed * 0x9E3779B97F4A7C15ULL) >> 44) % 2 == 0;
-    use_varp = ((seed * 0x9E3779B97F4A7C15ULL) >> 45) % 2 == 0;
-    use_castore = ((seed * 0x9E3779B97F4A7C15ULL) >> 46) % 2 == 0;
-    use_gvarp = use_varp && ((seed * 0xD6E8FEB86659FD93ULL) >> 50) % 2 == 0;
-    use_bits = ((seed * 0xD6E8FEB86659FD93ULL) >> 51) % 2 == 0;
-    use_iv = ((seed * 0xD6E8FEB86659FD93ULL) >> 52) % 2 == 0;
-    use_ivs = ((seed * 0xD6E8FEB86659FD93ULL) >> 53) % 2 == 0;
-    use_andme = ((seed * 0xD6E8FEB86659FD93ULL) >> 54) % 2 == 0;
-    use_mcall = ((seed * 0xD6E8FEB86659FD93ULL) >> 55) % 2 == 0;
-    use_iv1 = use_ivs && ((seed * 0xD6E8FEB86659FD93ULL) >> 56) % 2 == 0;
-    use_ext = ((seed * 0xD6E8FEB86659FD93ULL) >> 57) % 2 == 0;
-    use_ptr = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 58) % 2 == 0;
-    use_ioi = use_ext && ((seed * 0xD6E8FEB86659FD93ULL) >> 59) % 2 == 0;
-    use_sig = ((seed * 0xD6E8FEB86659FD93ULL) >> 60) % 2 == 0;
-    gw_index = (int)(((seed * 0x9E3779B97F4A7C15ULL) >> 47) % 20);
+    /* Feature flags: bits of two hashes of the seed, one bit per feature
+     * (next free: bit 61 of hb).  A feature added later draws rnd() only
+     * under its own flag, so every seed without it gives the same program
+     * as before. */
+    const uint64_t ha = seed * 0x9E3779B97F4A7C15ULL;
+    const uint64_t hb = seed * 0xD6E8FEB86659FD93ULL;
+#define SEED_BIT(h, n) ((((h) >> (n)) & 1) == 0)
+    use_random = (ha >> 40) % 4 == 0;
+    use_div = SEED_BIT(ha, 42);
+    use_lastrep = SEED_BIT(ha, 43);
+    use_tern = SEED_BIT(ha, 44);
+    use_varp = SEED_BIT(ha, 45);
+    use_castore = SEED_BIT(ha, 46);
+    gw_index = (int)((ha >> 47) % 20);
+    use_gvarp = use_varp && SEED_BIT(hb, 50);
+    use_bits = SEED_BIT(hb, 51);
+    use_iv = SEED_BIT(hb, 52);
+    use_ivs = SEED_BIT(hb, 53);
+    use_andme = SEED_BIT(hb, 54);
+    use_mcall = SEED_BIT(hb, 55);
+    use_iv1 = use_ivs && SEED_BIT(hb, 56);
+    use_ext = SEED_BIT(hb, 57);
+    use_ptr = use_ext && SEED_BIT(hb, 58);
+    use_ioi = use_ext && SEED_BIT(hb, 59);
+    use_sig = SEED_BIT(hb, 60);
+#undef SEED_BIT
     st = seed * 0x2545F4914F6CDD1DULL + 1;
     ncon = ch(50) ? 2 : 1;
     nnode = ch(60) ? 2 : 1;
