@@ -2617,7 +2617,7 @@ int main(int argc, char **argv)
         un[nun] = (Unit){"ar", rnd(nnode), 1, 0, 0, 0, "ar"};
         /* decided by the seed alone, so that the other choices stay as
            they were before grids were generated */
-        uint64_t h = (seed * 0x9E3779B97F4A7C15ULL) >> 40;
+        uint64_t h = ha >> 40;
         use_grid = h % 5 < 2;
         if (use_grid) {
             un[nun].name = S("gr[%d]", (int)(h / 5 % 2));
